@@ -1,0 +1,77 @@
+/**
+ * The default embedder: SIF-weighted GloVe word vectors (SPEC §1: local static
+ * embeddings, no language model in the retrieval path). A text's vector is the
+ * sum of its words' vectors, each weighted a/(a+p(w)); words the table lacks
+ * get a character n-gram fallback; the table's common component is projected
+ * out and the result L2-normalised. Pure: the caller reads the asset bytes
+ * (see `DEFAULT_STATIC_ASSET_PATH`) and passes them in. Deterministic: the
+ * same text gives a byte-identical vector on every run and runtime.
+ */
+
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
+import type { Embedder } from "./embedder.ts";
+import { addOovVector, createBucketVectors, type OovSettings } from "./static-oov.ts";
+import { decodeStaticTable, type StaticTable } from "./static-table.ts";
+import { splitIdentifier, wordTokens } from "./static-tokenize.ts";
+
+/** Where the default table lives, relative to the repository root (read it at the edge, e.g. `src/runtime/`). */
+export const DEFAULT_STATIC_ASSET_PATH = "assets/embed/cairn-static-glove-100d.bin";
+
+/** Builds an Embedder from static table bytes; throws when the bytes are not a valid table. */
+export function createStaticEmbedder(bytes: Uint8Array): Embedder {
+  const tableHash = bytesToHex(sha256(bytes));
+  const table = decodeStaticTable(bytes);
+  const rows = new Map<string, number>();
+  for (let i = 0; i < table.words.length; i++) rows.set(table.words[i], i);
+  const embedOne = createTextEmbedder(table, rows);
+  return {
+    id: `${table.modelId}@${tableHash.slice(0, 8)}`,
+    dim: table.dim,
+    tableHash,
+    embed: (texts) => Promise.resolve(texts.map(embedOne)),
+  };
+}
+
+/** The per-text pipeline over a decoded table; bucket vectors are made on the first OOV word. */
+function createTextEmbedder(t: StaticTable, rows: Map<string, number>): (text: string) => Float32Array {
+  const { dim, weights, scales, vectors, component } = t;
+  const oov: OovSettings = { dim, buckets: t.oovBuckets, ngramMin: t.ngramMin, ngramMax: t.ngramMax, norm: t.oovNorm };
+  let buckets: Float32Array | undefined;
+  const hasComponent = component.some((x) => x !== 0);
+
+  const addRow = (acc: Float64Array, row: number): void => {
+    const k = weights[row] * scales[row];
+    const base = row * dim;
+    for (let d = 0; d < dim; d++) acc[d] += k * vectors[base + d];
+  };
+
+  return (text: string): Float32Array => {
+    const acc = new Float64Array(dim);
+    for (const token of wordTokens(text)) {
+      const whole = rows.get(token.toLowerCase());
+      if (whole !== undefined) {
+        addRow(acc, whole);
+        continue;
+      }
+      for (const part of splitIdentifier(token)) {
+        const row = rows.get(part);
+        if (row !== undefined) addRow(acc, row);
+        else addOovVector(acc, part, t.oovWeight, (buckets ??= createBucketVectors(dim, t.oovBuckets, t.oovSeed)), oov);
+      }
+    }
+    if (hasComponent) {
+      // SIF common-component removal: v ← v − (v·u)u, u the table's unit first principal component.
+      let dot = 0;
+      for (let d = 0; d < dim; d++) dot += acc[d] * component[d];
+      for (let d = 0; d < dim; d++) acc[d] -= dot * component[d];
+    }
+    let sq = 0;
+    for (let d = 0; d < dim; d++) sq += acc[d] * acc[d];
+    const out = new Float32Array(dim);
+    if (sq === 0) return out;
+    const inv = 1 / Math.sqrt(sq);
+    for (let d = 0; d < dim; d++) out[d] = acc[d] * inv;
+    return out;
+  };
+}
