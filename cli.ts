@@ -1,0 +1,84 @@
+/**
+ * `cairn`: the operator command line (SPEC §4.12), a thin binding over the
+ * composition root. Every command has `--help`; failures exit non-zero.
+ */
+import { cac } from "cac";
+import { ConfigError } from "./src/config/read-var.ts";
+import { parseConfig } from "./src/config/parse-config.ts";
+import { isMemoryError } from "./src/core/errors.ts";
+import { VERSION } from "./src/core/version.ts";
+import { ingestDir } from "./src/cli/ingest-dir.ts";
+import { isDeno, onShutdown, readEnv } from "./src/runtime/platform.ts";
+import { bootServer, openMemoryForRuntime } from "./src/server.ts";
+
+// deno-lint-ignore no-explicit-any
+const g = globalThis as any;
+const args: string[] = isDeno ? g.Deno.args : g.process.argv.slice(2);
+const exit = (code: number): never => (isDeno ? g.Deno.exit(code) : g.process.exit(code));
+
+const cli = cac("cairn");
+let failed = false;
+
+cli.command("serve", "Run the HTTP service (default 127.0.0.1:8765, libSQL file ./data/cairn.db)").action(async () => {
+  const booted = await bootServer(readEnv());
+  console.log(`cairn ${VERSION} listening on http://${booted.config.bindAddr}:${booted.server.port} (db ${booted.config.dbUrl ?? booted.config.dbPath}, boot ${booted.bootMs} ms)`);
+  onShutdown(() => {
+    booted.close().then(() => exit(0), () => exit(1));
+  });
+});
+
+cli.command("status", "Print store health: capacity, durability and counts").option("--json", "Print JSON").action(async (o: { json?: boolean }) => {
+  const memory = await openMemoryForRuntime(parseConfig(readEnv()));
+  try {
+    const h = await memory.healthDb();
+    if (o.json) console.log(JSON.stringify(h, null, 2));
+    else {
+      const cap = h.capacity as Record<string, unknown>;
+      const dur = h.durability as Record<string, unknown>;
+      console.log(`status ${h.status}  version ${h.version}  schema ${h.schema_stamp}`);
+      console.log(`docs ${cap.docs}/${cap.max_docs}  db ${cap.db_mib}/${cap.max_db_mib} MiB  rss ${cap.rss_mib}/${cap.max_rss_mib} MiB  capacity ${cap.status}`);
+      console.log(`journal ${dur.journal_mode}  backend ${dur.backend}`);
+    }
+  } finally {
+    await memory.close();
+  }
+});
+
+cli.command("ingest-dir <dir>", "Ingest every markdown file under a directory").option("--domain <domain>", "Forced domain").action(
+  async (dir: string, o: { domain?: string }) => {
+    const memory = await openMemoryForRuntime(parseConfig(readEnv()));
+    try {
+      const s = await ingestDir(memory, dir, { domain: o.domain });
+      if (s.failed > 0) failed = true;
+    } finally {
+      await memory.close();
+    }
+  },
+);
+
+cli.help();
+cli.version(VERSION);
+
+async function main(): Promise<void> {
+  try {
+    cli.parse(["node", "cairn", ...args], { run: false });
+    if (!cli.matchedCommand) {
+      if (cli.options.help || cli.options.version) return;
+      if (cli.args.length) {
+        console.error(`unknown command: ${cli.args[0]} (see cairn --help)`);
+        return exit(2);
+      }
+      cli.outputHelp();
+      return;
+    }
+    await cli.runMatchedCommand();
+    if (failed) exit(1);
+  } catch (e) {
+    if (e instanceof ConfigError) console.error(`cairn: refusing to boot: ${e.message}`);
+    else if (isMemoryError(e)) console.error(`cairn: ${e.code}: ${e.message}`);
+    else console.error(`cairn: ${(e as Error).message}`);
+    exit(isMemoryError(e) || e instanceof ConfigError ? 2 : 1);
+  }
+}
+
+await main();

@@ -1,0 +1,21 @@
+/**
+ * Cairn's public API (STYLE rule 2): explicit named exports only. Embed the
+ * store in a program with `openMemory(parseConfig(env), ports)` and serve it
+ * with `createApp(memory, {openapiYaml})`, or boot the whole service with
+ * `bootServer(env)`.
+ */
+export { parseConfig, isLoopbackAddr } from "./src/config/parse-config.ts";
+export { ConfigError } from "./src/config/read-var.ts";
+export type { Config, WritePosture } from "./src/config/config.ts";
+export { MemoryError, isMemoryError } from "./src/core/errors.ts";
+export { VERSION, API_LABEL } from "./src/core/version.ts";
+export type { Chunk, EntityInput, RelationInput, IngestKind, Origin, AssertionKind } from "./src/core/types.ts";
+export { openMemory } from "./src/memory.ts";
+export type { Memory, MemoryPorts } from "./src/memory.ts";
+export type { Embedder } from "./src/embed/embedder.ts";
+export type { IngestResult } from "./src/ingest/ingest-structured.ts";
+export type { DomainEntry, DomainService } from "./src/domains/domain-service.ts";
+export { createApp } from "./src/http/app.ts";
+export type { AppOptions } from "./src/http/options.ts";
+export { bootServer } from "./src/server.ts";
+export type { BootedServer } from "./src/server.ts";

@@ -1,0 +1,28 @@
+/** A progress bar on a TTY, a one-line summary otherwise (issue: CLI). */
+import { stderrIsTTY, writeStderr } from "../runtime/platform.ts";
+
+/** Progress reporter. */
+export interface Progress {
+  tick(label?: string): void;
+  done(summary: string): void;
+}
+
+/** Creates a progress reporter for `total` steps. */
+export function createProgress(total: number, title: string): Progress {
+  const tty = stderrIsTTY();
+  let n = 0;
+  return {
+    tick(label) {
+      n++;
+      if (!tty) return;
+      const width = 30;
+      const filled = total ? Math.round((n / total) * width) : width;
+      const bar = "#".repeat(filled) + "-".repeat(width - filled);
+      writeStderr(`\r${title} [${bar}] ${n}/${total}${label ? " " + label.slice(-40) : ""}\x1b[K`);
+    },
+    done(summary) {
+      if (tty) writeStderr("\r\x1b[K");
+      console.log(summary);
+    },
+  };
+}

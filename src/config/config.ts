@@ -1,0 +1,36 @@
+/**
+ * The documented public configuration of Cairn (SPEC §1 Runtime rules, §8),
+ * expanded once at boot into this fully-defaulted shape by `parseConfig`.
+ * No other module reads the environment (STYLE rule 4).
+ */
+
+/** Write posture (SPEC §1). */
+export type WritePosture = "open" | "review";
+
+/** Fully-defaulted configuration passed down from boot. */
+export interface Config {
+  /** Bind address (`BIND_ADDR`, default 127.0.0.1). */
+  bindAddr: string;
+  /** Bind port (`BIND_PORT`, default 8765). */
+  bindPort: number;
+  /** Public bind opt-in (`BIND_PUBLIC=1`). */
+  bindPublic: boolean;
+  /** libSQL file path (`CAIRN_DB_PATH`, default ./data/cairn.db). */
+  dbPath: string;
+  /** Remote libSQL URL (`CAIRN_DB_URL`), overrides dbPath when set. */
+  dbUrl?: string;
+  /** Auth token for a remote libSQL server (`CAIRN_DB_AUTH_TOKEN`). */
+  dbAuthToken?: string;
+  /** Write posture (`CAIRN_WRITE_POSTURE`). */
+  writePosture: WritePosture;
+  /** Capacity envelope (SPEC §8 desktop envelope). */
+  maxDocs: number;
+  maxDbMib: number;
+  maxRssMib: number;
+  /** Multi-database mode (`CAIRN_MULTI_DB`, SPEC §2.5); only `false` is supported. */
+  multiDb: boolean;
+  /** Request deadline in ms (SPEC §8: 30 s). */
+  requestDeadlineMs: number;
+  /** Every raw variable this project knows, for features that parse their own rows. */
+  raw: Readonly<Record<string, string | undefined>>;
+}

@@ -1,0 +1,48 @@
+/**
+ * Parses and validates the environment once at boot (STYLE rule 4) into a
+ * fully-defaulted `Config`. Refuses boot on a wrong-typed variable, a
+ * malformed port (never a random port) or a public bind without opt-in
+ * (SPEC §1 Runtime rules).
+ */
+import type { Config } from "./config.ts";
+import { ConfigError, readBool, readEnum, readInt, readString } from "./read-var.ts";
+
+const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/;
+
+/** True when the address is a loopback interface. */
+export function isLoopbackAddr(addr: string): boolean {
+  return LOOPBACK.test(addr);
+}
+
+/** Parses the environment into a Config or throws ConfigError with a one-line message. */
+export function parseConfig(env: Readonly<Record<string, string | undefined>>): Config {
+  const bindAddr = readString(env, "BIND_ADDR", "127.0.0.1");
+  if (!/^[0-9A-Za-z.:-]+$/.test(bindAddr)) throw new ConfigError(`BIND_ADDR must be an IP address or host name, got '${bindAddr}'`);
+  // SPEC §1: a malformed port refuses boot; port 0 would bind a random port, so it is refused too.
+  const bindPort = readInt(env, "BIND_PORT", 8765, 1, 65535);
+  const bindPublic = readBool(env, "BIND_PUBLIC", false);
+  if (!isLoopbackAddr(bindAddr) && !bindPublic) {
+    throw new ConfigError(`BIND_ADDR ${bindAddr} is not loopback: set BIND_PUBLIC=1 to bind a public interface`);
+  }
+  const dbUrl = readString(env, "CAIRN_DB_URL");
+  if (dbUrl !== undefined && !/^(libsql|https?|wss?|file):/.test(dbUrl)) {
+    throw new ConfigError(`CAIRN_DB_URL must be a libsql:, http(s):, ws(s): or file: URL, got '${dbUrl}'`);
+  }
+  const multiDb = readBool(env, "CAIRN_MULTI_DB", false);
+  if (multiDb) throw new ConfigError("CAIRN_MULTI_DB=true is not supported by this build; unset it or set it to false");
+  return {
+    bindAddr,
+    bindPort,
+    bindPublic,
+    dbPath: readString(env, "CAIRN_DB_PATH", "./data/cairn.db"),
+    dbUrl,
+    dbAuthToken: readString(env, "CAIRN_DB_AUTH_TOKEN"),
+    writePosture: readEnum(env, "CAIRN_WRITE_POSTURE", ["open", "review"] as const, "open"),
+    maxDocs: readInt(env, "CAIRN_MAX_DOCS", 50_000, 1, 100_000_000),
+    maxDbMib: readInt(env, "CAIRN_MAX_DB_MIB", 2048, 1, 10_000_000),
+    maxRssMib: readInt(env, "CAIRN_MAX_RSS_MIB", 512, 1, 10_000_000),
+    multiDb,
+    requestDeadlineMs: readInt(env, "CAIRN_REQUEST_DEADLINE_MS", 30_000, 1, 3_600_000),
+    raw: { ...env },
+  };
+}

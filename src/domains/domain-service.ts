@@ -1,0 +1,72 @@
+/**
+ * Domain operations (SPEC §2.5, §4.5): list with counts, create-or-warm,
+ * drop with exact-name confirmation (`global` protected), vacuum.
+ */
+import { MemoryError } from "../core/errors.ts";
+import type { Db } from "../store/db.ts";
+import { chunkIdsInDomain } from "../store/chunks.ts";
+import { domainExists, dropDomainRows, insertDomain, listDomainsWithCounts, vacuum } from "../store/domains.ts";
+import { graphTotals } from "../store/graph-rows.ts";
+import { deleteVectors } from "../store/vectors.ts";
+import { GLOBAL_DOMAIN, normalizeDomainName } from "./domain-name.ts";
+
+/** One domain listing entry (SPEC §2.5). */
+export interface DomainEntry {
+  name: string;
+  entries: number;
+  entities: number;
+  relations: number;
+  multi_db: boolean;
+}
+
+/** Domain service over the store. */
+export interface DomainService {
+  list(): Promise<DomainEntry[]>;
+  create(name: unknown): Promise<{ created: boolean; domain: DomainEntry }>;
+  drop(name: unknown, confirm: unknown): Promise<{ deleted: true; name: string; entries_removed: number }>;
+  vacuum(name: unknown): Promise<{ name: string; vacuumed: true }>;
+  exists(name: string): Promise<boolean>;
+}
+
+/** Builds the domain service; `onDropped` lets indexes forget dropped chunk ids. */
+export function createDomainService(db: Db, clock: () => Date, onDropped: (ids: number[]) => void): DomainService {
+  const list = async (): Promise<DomainEntry[]> => {
+    const rows = await listDomainsWithCounts(db.client);
+    const totals = await graphTotals(db.client);
+    // SPEC §2.5: with multi_db=false, entity and relation counts are global totals.
+    return rows.map((r) => ({ name: r.name, entries: r.entries, entities: totals.entities, relations: totals.relations, multi_db: false }));
+  };
+  const exists = async (name: string) => name === GLOBAL_DOMAIN || (await domainExists(db.client, name));
+  return {
+    list,
+    exists,
+    async create(raw) {
+      const name = normalizeDomainName(raw);
+      const created = await db.write((tx) => insertDomain(tx, name, clock().toISOString()));
+      const domain = (await list()).find((d) => d.name === name)!;
+      return { created, domain };
+    },
+    async drop(raw, confirm) {
+      const name = normalizeDomainName(raw);
+      if (name === GLOBAL_DOMAIN) throw new MemoryError("domain_protected", "the global domain cannot be dropped", undefined, 400);
+      if (!(await domainExists(db.client, name))) throw new MemoryError("not_found", `domain '${name}' not found`);
+      if (typeof confirm !== "string" || confirm !== name) {
+        throw new MemoryError("confirm_required", "confirm must equal the domain name exactly", { field: "confirm" }, 400);
+      }
+      const ids = await chunkIdsInDomain(db.client, name);
+      const removed = await db.write(async (tx) => {
+        await deleteVectors(tx, ids);
+        return dropDomainRows(tx, name);
+      });
+      onDropped(ids);
+      await vacuum(db.client);
+      return { deleted: true, name, entries_removed: removed };
+    },
+    async vacuum(raw) {
+      const name = normalizeDomainName(raw);
+      if (!(await exists(name))) throw new MemoryError("not_found", `domain '${name}' not found`);
+      await vacuum(db.client);
+      return { name, vacuumed: true };
+    },
+  };
+}

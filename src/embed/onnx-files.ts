@@ -1,0 +1,137 @@
+/**
+ * Shared, Node-only plumbing of the opt-in ONNX loaders (embedder and
+ * cross-encoder): checks a transformers.js model directory before handing it
+ * over, picks the ONNX weight file, hashes it for a stable id, and imports
+ * `@huggingface/transformers` lazily with remote loading switched off.
+ * Uses `node:fs`/`node:crypto` on purpose (the lead's brief for the ONNX
+ * lane: it is loaded only by dynamic `import()` when `CAIRN_EMBED_KIND=onnx`
+ * or a rerank model dir is set, never statically from the rest of `src/`).
+ */
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+import { modelInvalid } from "./model2vec-invalid.ts";
+
+/** ONNX weight variants transformers.js knows, in the order we prefer them (full precision first). */
+const VARIANTS: ReadonlyArray<{ dtype: string; file: string }> = [
+  { dtype: "fp32", file: "model.onnx" },
+  { dtype: "q8", file: "model_quantized.onnx" },
+  { dtype: "int8", file: "model_int8.onnx" },
+  { dtype: "uint8", file: "model_uint8.onnx" },
+  { dtype: "fp16", file: "model_fp16.onnx" },
+  { dtype: "q4", file: "model_q4.onnx" },
+];
+
+/** A checked transformers.js model directory. */
+export interface OnnxModelDir {
+  /** Absolute directory path (used as the transformers.js model id, so it never resolves remotely). */
+  readonly dir: string;
+  /** Sanitised directory name, used in ids. */
+  readonly name: string;
+  /** `"onnx"` or `""`: where the weight file sits. */
+  readonly subfolder: string;
+  /** transformers.js dtype naming the chosen file. */
+  readonly dtype: string;
+  /** Whether a `<file>_data` external-weights file sits beside it. */
+  readonly externalData: boolean;
+  /** SHA-256 (hex) of the ONNX file. */
+  readonly modelHash: string;
+  /** Short hash of model + tokenizer, for the id. */
+  readonly idHash: string;
+  /** Parsed config.json. */
+  readonly config: Record<string, unknown>;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+async function sha256File(path: string): Promise<string> {
+  const h = createHash("sha256");
+  for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
+  return h.digest("hex");
+}
+
+/** Checks `dir` holds config.json, tokenizer.json and an ONNX file; throws `embed_model_invalid` naming what is missing. */
+export async function inspectOnnxDir(dirPath: string, what: string, dtype?: string): Promise<OnnxModelDir> {
+  const dir = resolve(dirPath);
+  const isDir = await stat(dir).then((s) => s.isDirectory(), () => false);
+  if (!isDir) throw modelInvalid(`${what} model directory does not exist or is not a directory`);
+  for (const f of ["config.json", "tokenizer.json"]) {
+    if (!(await exists(join(dir, f)))) throw modelInvalid(`${what} model directory has no ${f}`);
+  }
+  const config = await readJson(join(dir, "config.json"), "config.json");
+  await readJson(join(dir, "tokenizer.json"), "tokenizer.json");
+  const candidates = dtype ? VARIANTS.filter((v) => v.dtype === dtype) : VARIANTS;
+  if (dtype && candidates.length === 0) throw modelInvalid(`${what} dtype "${dtype}" is not one of ${VARIANTS.map((v) => v.dtype).join(", ")}`);
+  for (const subfolder of ["onnx", ""]) {
+    for (const v of candidates) {
+      const file = join(dir, subfolder, v.file);
+      if (!(await exists(file))) continue;
+      if ((await stat(file)).size === 0) throw modelInvalid(`${what} ${join(subfolder, v.file)} is empty`);
+      const modelHash = await sha256File(file);
+      const tok = await readFile(join(dir, "tokenizer.json"));
+      const idHash = createHash("sha256").update(modelHash).update("\n").update(tok).digest("hex").slice(0, 12);
+      const name = basename(dir).replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "model";
+      const externalData = await exists(`${file}_data`);
+      return { dir, name, subfolder, dtype: v.dtype, externalData, modelHash, idHash, config };
+    }
+  }
+  const wanted = candidates.map((v) => `onnx/${v.file}`).join(", ");
+  throw modelInvalid(`${what} model directory has no ONNX weights (looked for ${wanted})`);
+}
+
+async function readJson(path: string, file: string): Promise<Record<string, unknown>> {
+  let v: unknown;
+  try {
+    v = JSON.parse(await readFile(path, "utf8"));
+  } catch {
+    throw modelInvalid(`${file} is not valid JSON`);
+  }
+  if (typeof v !== "object" || v === null || Array.isArray(v)) throw modelInvalid(`${file} is not a JSON object`);
+  return v as Record<string, unknown>;
+}
+
+/** The transformers.js module, imported on first use with remote models disabled and no caches. */
+export async function importTransformers(dir: string): Promise<typeof import("@huggingface/transformers")> {
+  let t: typeof import("@huggingface/transformers");
+  try {
+    t = await import("@huggingface/transformers");
+  } catch (e) {
+    throw modelInvalid(`The ONNX loaders need the @huggingface/transformers package and its onnxruntime-node backend (${firstLine(e)})`);
+  }
+  // Local files only: never reach a hub, never write a cache. The model id is an absolute path,
+  // which transformers.js reads directly; localModelPath is set to its parent for the same reason.
+  t.env.allowRemoteModels = false;
+  t.env.allowLocalModels = true;
+  t.env.localModelPath = dirname(dir);
+  t.env.useFSCache = false;
+  t.env.useBrowserCache = false;
+  return t;
+}
+
+/** Options passed to every transformers.js `from_pretrained` / `pipeline` for a checked directory. */
+export function pretrainedOptions(m: OnnxModelDir) {
+  return {
+    local_files_only: true,
+    subfolder: m.subfolder,
+    dtype: m.dtype as "fp32",
+    device: "cpu" as const,
+    use_external_data_format: m.externalData,
+  };
+}
+
+/** Wraps a runtime failure into `embed_model_invalid`, with the model path replaced so no path leaks. */
+export function loadFailure(what: string, m: OnnxModelDir, e: unknown): Error {
+  return modelInvalid(`${what} could not be loaded: ${firstLine(e).split(m.dir).join("<model dir>")}`);
+}
+
+function firstLine(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  return (msg.split("\n").find((l) => l.trim() !== "") ?? "unknown error").trim().slice(0, 300);
+}

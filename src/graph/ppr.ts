@@ -1,0 +1,158 @@
+/**
+ * Personalized PageRank, the graph leg of recall (SPEC §1 Retrieval
+ * pipeline step 6). The walk starts at the seed entities (those the query
+ * names); at each step it restarts at the seeds with probability `alpha`,
+ * and at a mega-hub also with the hub's dampened share (see
+ * `ppr-graph.ts`); otherwise it moves to a neighbour in proportion to edge
+ * weight. The score of a node is its stationary probability.
+ *
+ * Two solvers of the same equation:
+ * - `push` (default): forward push (Andersen, Chung and Lang 2006) from the
+ *   seeds, settling residual mass until every residual is at most
+ *   `epsilon × degree`. It touches only the seeds' neighbourhood, so its
+ *   cost does not grow with the graph; this is what meets the latency target.
+ * - `power`: power iteration over the whole CSR graph, at most `iterations`
+ *   rounds (≤ 30), stopping once the L1 change drops below `tol`. Exact up to
+ *   `tol`; used as the reference in tests and in the benchmark.
+ * Both are deterministic: fixed iteration order, FIFO queue, no randomness.
+ */
+import { buildGraph, type BuildGraphOptions, type GraphEdge, type PprGraph, type PushScratch } from "./ppr-graph.ts";
+
+export { buildGraph };
+export type { BuildGraphOptions, GraphEdge, PprGraph };
+
+/** Options of `personalizedPageRank`. */
+export interface PprOptions {
+  /** Restart probability. Default 0.15. */
+  alpha?: number;
+  /** Solver. Default `push`. */
+  method?: "push" | "power";
+  /** Push: residual threshold per unit of degree. Default 1e-5. */
+  epsilon?: number;
+  /** Push: hard cap on push operations, a guard for pathological graphs. Default 200,000. */
+  maxPushes?: number;
+  /** Power: most rounds, clamped to 30. Default 30. */
+  iterations?: number;
+  /** Power: stop when the L1 change of a round is below this. Default 1e-6. */
+  tol?: number;
+}
+
+/**
+ * Scores every node reachable from the seeds (original id → score, only
+ * scores > 0). Seed weights are normalised to sum 1; seeds absent from the
+ * graph are ignored, and no usable seed gives an empty map.
+ */
+export function personalizedPageRank(graph: PprGraph, seeds: ReadonlyMap<number, number>, opts: PprOptions = {}): Map<number, number> {
+  const alpha = opts.alpha ?? 0.15;
+  if (!(alpha > 0 && alpha <= 1)) throw new RangeError("alpha must be in (0, 1]");
+  const seed = seedVector(graph, seeds);
+  if (seed.idx.length === 0) return new Map();
+  if (opts.method === "power") {
+    return toMap(graph, power(graph, seed, alpha, Math.min(30, Math.max(1, opts.iterations ?? 30)), opts.tol ?? 1e-6));
+  }
+  return push(graph, seed, alpha, opts.epsilon ?? 1e-5, opts.maxPushes ?? 200_000);
+}
+
+/** The `k` best-scored ids, highest first, ties broken by ascending id; `exclude` drops e.g. the seeds. */
+export function topScores(scores: ReadonlyMap<number, number>, k: number, exclude?: ReadonlySet<number>): { id: number; score: number }[] {
+  const all: { id: number; score: number }[] = [];
+  for (const [id, score] of scores) if (!exclude?.has(id)) all.push({ id, score });
+  all.sort((a, b) => b.score - a.score || a.id - b.id);
+  return all.slice(0, Math.max(0, k));
+}
+
+interface Seed {
+  idx: number[];
+  w: number[];
+}
+
+function seedVector(graph: PprGraph, seeds: ReadonlyMap<number, number>): Seed {
+  const pairs: [number, number][] = [];
+  for (const [id, w] of seeds) {
+    const i = graph.index.get(id);
+    if (i !== undefined && w > 0 && Number.isFinite(w)) pairs.push([i, w]);
+  }
+  pairs.sort((a, b) => a[0] - b[0]); // seed order must not depend on Map insertion order
+  const total = pairs.reduce((s, p) => s + p[1], 0);
+  return { idx: pairs.map((p) => p[0]), w: pairs.map((p) => p[1] / total) };
+}
+
+// The push buffers live on the graph (created on first use) and are left zeroed after every run.
+function workFor(g: PprGraph): PushScratch {
+  g.scratch ??= {
+    p: new Float64Array(g.n), r: new Float64Array(g.n), queued: new Uint8Array(g.n), seen: new Uint8Array(g.n),
+    queue: new Int32Array(g.n), touched: new Int32Array(g.n),
+  };
+  return g.scratch;
+}
+
+function push(g: PprGraph, seed: Seed, alpha: number, eps: number, maxPushes: number): Map<number, number> {
+  const { p, r, queued, seen, queue, touched } = workFor(g);
+  let nTouched = 0;
+  // Ring buffer: each node is queued at most once at a time, so n slots suffice.
+  let head = 0, size = 0;
+  const add = (v: number, mass: number) => {
+    if (seen[v] === 0) { seen[v] = 1; touched[nTouched++] = v; }
+    r[v] += mass;
+    if (queued[v] === 0 && r[v] > eps * Math.max(1, g.degree[v])) {
+      queued[v] = 1;
+      queue[(head + size++) % g.n] = v;
+    }
+  };
+  for (let i = 0; i < seed.idx.length; i++) add(seed.idx[i], seed.w[i]);
+  const { offsets, targets, prob, damp, degree } = g;
+  let pushes = 0;
+  while (size > 0 && pushes < maxPushes) {
+    const u = queue[head];
+    head = (head + 1) % g.n;
+    size--;
+    queued[u] = 0;
+    const ru = r[u];
+    r[u] = 0;
+    p[u] += alpha * ru;
+    const moving = (1 - alpha) * ru;
+    const spread = degree[u] > 0 ? moving * damp[u] : 0;
+    for (let k = offsets[u]; k < offsets[u + 1]; k++) add(targets[k], spread * prob[k]);
+    const restart = moving - spread;
+    if (restart > 0) for (let i = 0; i < seed.idx.length; i++) add(seed.idx[i], restart * seed.w[i]);
+    pushes++;
+  }
+  // Read out in ascending dense order, then clear only what this run touched.
+  const order = touched.subarray(0, nTouched).sort();
+  const out = new Map<number, number>();
+  for (const u of order) {
+    if (p[u] > 0) out.set(g.ids[u], p[u]);
+    p[u] = 0; r[u] = 0; queued[u] = 0; seen[u] = 0;
+  }
+  return out;
+}
+
+function power(g: PprGraph, seed: Seed, alpha: number, iterations: number, tol: number): Float64Array {
+  let x = new Float64Array(g.n);
+  let next = new Float64Array(g.n);
+  for (let i = 0; i < seed.idx.length; i++) x[seed.idx[i]] = seed.w[i];
+  const { offsets, targets, prob, damp, degree } = g;
+  for (let it = 0; it < iterations; it++) {
+    next.fill(0);
+    let restart = 0;
+    for (let u = 0; u < g.n; u++) {
+      const xu = x[u];
+      if (xu === 0) continue;
+      const spread = degree[u] > 0 ? (1 - alpha) * damp[u] * xu : 0;
+      restart += xu - spread;
+      for (let k = offsets[u]; k < offsets[u + 1]; k++) next[targets[k]] += spread * prob[k];
+    }
+    for (let i = 0; i < seed.idx.length; i++) next[seed.idx[i]] += restart * seed.w[i];
+    let delta = 0;
+    for (let u = 0; u < g.n; u++) delta += Math.abs(next[u] - x[u]);
+    [x, next] = [next, x];
+    if (delta < tol) break;
+  }
+  return x;
+}
+
+function toMap(g: PprGraph, x: Float64Array): Map<number, number> {
+  const out = new Map<number, number>();
+  for (let u = 0; u < g.n; u++) if (x[u] > 0) out.set(g.ids[u], x[u]);
+  return out;
+}

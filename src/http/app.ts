@@ -1,0 +1,69 @@
+/**
+ * The Hono app over Web-standard Request/Response (SPEC §4, §7, §9): a thin
+ * binding over the composition root. Every response carries
+ * `X-Api-Version`; every non-2xx has the SPEC §7 envelope except the bare
+ * 413; unknown paths are probe-blind 404s.
+ */
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { MemoryError } from "../core/errors.ts";
+import { VERSION } from "../core/version.ts";
+import type { Memory } from "../memory.ts";
+import { DEPRECATED_ROUTES, DEPRECATION_VALUE } from "./deprecation.ts";
+import { coreRoutes } from "./routes/core.ts";
+import { domainRoutes } from "./routes/domains.ts";
+import { ingestRoutes } from "./routes/ingest.ts";
+import { memoryRoutes } from "./routes/memory.ts";
+import type { AppOptions } from "./options.ts";
+import { toErrorResponse } from "./status.ts";
+
+export type { AppOptions } from "./options.ts";
+
+/** SPEC §8: request body limit. */
+export const MAX_REQUEST_SIZE = 1024 * 1024;
+
+
+/** Builds the app for one Memory. */
+export function createApp(memory: Memory, opts: AppOptions): Hono {
+  const app = new Hono();
+  app.use("*", async (c, next) => {
+    await next();
+    c.res.headers.set("X-Api-Version", VERSION);
+    if (DEPRECATED_ROUTES.has(`${c.req.method} ${c.req.path}`)) c.res.headers.set("Deprecation", DEPRECATION_VALUE);
+  });
+  app.use("*", deadline(memory.config.requestDeadlineMs));
+  // SPEC §7: a body over 1 MiB is a bare 413 with no envelope.
+  app.use("*", bodyLimit({ maxSize: MAX_REQUEST_SIZE, onError: (c) => c.body(null, 413) }));
+
+  coreRoutes(app, memory, opts);
+  ingestRoutes(app, memory);
+  domainRoutes(app, memory);
+  memoryRoutes(app, memory);
+  // recall routes (issue 3) register here
+  // hygiene routes (issue 4) register here
+  // graph routes (issue 5) register here
+  // governance routes (issue 6) register here
+  // ump routes (issue 7) register here
+  // auth and ops routes (issue 8) register here
+
+  app.notFound((c) => c.json({ error: { code: "not_found", message: "not found" } }, 404));
+  app.onError((err, c) => {
+    const { status, body } = toErrorResponse(err);
+    return c.json(body, status as 400);
+  });
+  return app;
+}
+
+function deadline(ms: number) {
+  return async (c: { res: Response }, next: () => Promise<void>) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new MemoryError("deadline_exceeded", `request exceeded the ${ms / 1000} s deadline`)), ms);
+    });
+    try {
+      await Promise.race([next(), expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * Finds the personal data the read seam masks (SPEC §1 "Input hygiene"
+ * placeholder vocabulary): email addresses, phone numbers (runs of 10 to
+ * 15 digits with separators) and card numbers (Luhn-valid runs of 13 to 19
+ * digits). Kinds are found in the spec's order (email, then phone, then
+ * card); each later kind only sees text the earlier kinds left.
+ *
+ * Phone rule, precisely:
+ * - a candidate is a run of digits joined by up to three separator
+ *   characters from the SPEC set `- ( ) . +` plus space and tab (real
+ *   numbers are mostly written with spaces), optionally opened by `+` or
+ *   `(`, optionally followed by an extension (`x123`, `ext. 123`), and not
+ *   touching a letter, digit, `_` or `@`;
+ * - it is a phone when its digits (extension excluded) number 10 to 15;
+ * - a candidate whose digits form a Luhn-valid run of 13 to 19 is left for
+ *   the card rule, so a card is never eaten as a phone;
+ * - a candidate of more than 15 digits is split at whitespace only when
+ *   every part is itself a 10-to-15-digit phone (a list of numbers);
+ *   otherwise it is not a phone (a non-Luhn 16-digit run stays as it is);
+ * - a candidate may not start right after a letter or digit and a hyphen
+ *   (`PF-04449913` is an identifier);
+ * - dotted quads (IPv4), plain decimals, dots mixed with other separators
+ *   (`0.092-0.680`, `1109.05+329.91`), ascending same-width hyphen ranges
+ *   (`12442-12448`) and ISO or day-first dates are not phones.
+ *
+ * Card rule: 13 to 19 digits, contiguous or grouped by single spaces or
+ * hyphens (a widening of the SPEC's "contiguous", since printed cards are
+ * grouped), passing Luhn.
+ */
+import { luhnValid } from "./luhn.ts";
+
+/** The placeholder kinds of SPEC §1. */
+export type PiiKind = "email" | "phone" | "card";
+
+/** One finding, as UTF-16 offsets into the input text. */
+export interface PiiSpan {
+  kind: PiiKind;
+  start: number;
+  end: number;
+}
+
+const EMAIL =
+  /(?<![\p{L}\p{N}._%+'-])[\p{L}\p{N}_%+'-](?:[\p{L}\p{N}._%+'-]*[\p{L}\p{N}_%+'-])?@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+\p{L}{2,}(?![\p{L}\p{N}-])/gu;
+const PHONE =
+  /(?<![\p{L}\p{N}_@])(?<![\p{L}\p{N}]-)[+(]?[ \t]?\d(?:[-.()+ \t]{0,3}\d)*\)?(?:[ \t]?(?:x|ext\.?|extension)[ \t]?\d{1,6})?(?![\p{L}\p{N}_@])/giu;
+const CARD = /(?<![\p{L}\p{N}_])\d(?:[ -]?\d){12,18}(?![\p{L}\p{N}_])/gu;
+const EXTENSION = /[ \t]?(?:x|ext\.?|extension)[ \t]?\d{1,6}$/i;
+const NOT_PHONE = [
+  /^\d{1,3}(?:\.\d{1,3}){3}$/, // IPv4
+  /^\d+\.\d+$/, // decimal number
+  /^\d{4}[-./]\d{1,2}[-./]\d{1,2}/, // ISO date, maybe with a time after it
+  /^\d{1,2}[-./]\d{1,2}[-./]\d{4}(?!\d)/, // day-first or month-first date
+  /^\+?[\d ]*\.[\d.]*[-+() ]|^\+?[\d ]*[-+() ][\d\-+() ]*\./, // dots mixed with other separators: decimals, arithmetic
+];
+const MASK = "\uffff";
+
+const digitsOf = (s: string) => s.replace(/\D/g, "");
+const count = (s: string, c: string) => s.split(c).length - 1;
+
+/** `12442-12448`, `12000 - 53000`: two same-width numbers, ascending, joined by a hyphen. */
+function isRange(core: string): boolean {
+  const m = /^(\d+)[ \t]?-[ \t]?(\d+)$/.exec(core);
+  return m !== null && m[1].length === m[2].length && Number(m[1]) < Number(m[2]);
+}
+const isPhoneSized = (n: number) => n >= 10 && n <= 15;
+const isCardShaped = (digits: string) => digits.length >= 13 && digits.length <= 19 && luhnValid(digits);
+
+/** Splits an over-long candidate at whitespace into parts that are all phone-sized, or returns null. */
+function splitList(text: string, start: number): PiiSpan[] | null {
+  const parts = [...text.matchAll(/\S+/g)].map((m) => ({ s: m.index, e: m.index + m[0].length, n: digitsOf(m[0]).length }));
+  const memo = new Map<number, PiiSpan[] | null>();
+  const from = (i: number): PiiSpan[] | null => {
+    if (i === parts.length) return [];
+    if (memo.has(i)) return memo.get(i) ?? null;
+    let result: PiiSpan[] | null = null;
+    let n = 0;
+    for (let j = i; j < parts.length && result === null; j++) {
+      n += parts[j].n;
+      if (n > 15) break;
+      if (!isPhoneSized(n)) continue;
+      const rest = from(j + 1);
+      if (rest) result = [{ kind: "phone", start: start + parts[i].s, end: start + parts[j].e }, ...rest];
+    }
+    memo.set(i, result);
+    return result;
+  };
+  return from(0);
+}
+
+function phoneSpans(candidate: string, start: number): PiiSpan[] {
+  const core = candidate.replace(EXTENSION, "");
+  if (NOT_PHONE.some((re) => re.test(core.trim())) || isRange(core.trim())) return [];
+  const digits = digitsOf(core);
+  if (isCardShaped(digits)) return []; // left for the card rule
+  if (isPhoneSized(digits.length)) return [{ kind: "phone", start, end: start + candidate.length }];
+  if (digits.length > 15 && /\s/.test(candidate)) return splitList(candidate, start) ?? [];
+  return [];
+}
+
+function mask(text: string, spans: readonly PiiSpan[]): string {
+  let out = text;
+  for (const s of spans) out = out.slice(0, s.start) + MASK.repeat(s.end - s.start) + out.slice(s.end);
+  return out;
+}
+
+/** Finds emails, then phones, then cards; the spans never overlap and come sorted by start. */
+export function findPii(text: string): PiiSpan[] {
+  const spans: PiiSpan[] = [];
+  for (const m of text.matchAll(EMAIL)) spans.push({ kind: "email", start: m.index, end: m.index + m[0].length });
+  let seen = spans.length > 0 ? mask(text, spans) : text;
+  const phones: PiiSpan[] = [];
+  for (const m of seen.matchAll(PHONE)) {
+    // Trailing spaces or separators are not part of the number.
+    let trimmed = m[0].replace(/[-.(+ \t]+$/, "");
+    if (trimmed.endsWith(")") && count(trimmed, ")") > count(trimmed, "(")) trimmed = trimmed.slice(0, -1);
+    const lead = trimmed.length - trimmed.trimStart().length;
+    phones.push(...phoneSpans(trimmed.trimStart(), m.index + lead));
+  }
+  spans.push(...phones);
+  if (phones.length > 0) seen = mask(seen, phones);
+  for (const m of seen.matchAll(CARD)) {
+    if (luhnValid(digitsOf(m[0]))) spans.push({ kind: "card", start: m.index, end: m.index + m[0].length });
+  }
+  return spans.sort((a, b) => a.start - b.start);
+}

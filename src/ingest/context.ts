@@ -1,0 +1,17 @@
+/** What every write door needs: the store, a clock, the embedder and the hooks (built by the composition root). */
+import type { Embedder } from "../embed/embedder.ts";
+import type { Db } from "../store/db.ts";
+import type { Clock, IndexHooks, TxHook } from "./ports.ts";
+
+/** Shared write-path context. */
+export interface WriteContext {
+  db: Db;
+  clock: Clock;
+  embedder?: Embedder;
+  /** In-memory index hooks, called after commit. */
+  indexHooks: IndexHooks[];
+  /** In-transaction hooks (audit rows), called before commit. */
+  txHooks: TxHook[];
+  /** Capacity envelope for the 507 guard (SPEC §8). */
+  maxDocs: number;
+}

@@ -1,0 +1,146 @@
+/**
+ * The deterministic lexical analyzer shared by every lexical component (the
+ * BM25 index, the Orama components, and later the reranker and PRF): NFKC
+ * and Latin diacritic folding, Unicode word split, English stopwords, Porter
+ * stemming. Identifiers are split sensibly while the whole token is kept:
+ * `getUserName`, `user_name`, `IL-6`, `state-of-the-art` yield their parts
+ * (`get user name`) for matching and phrase adjacency, plus one "whole" term
+ * (`getusernam`, `user_nam`, `il-6`) that rewards an exact identifier match.
+ * Same text in, same terms out, on every runtime: no locale-dependent calls.
+ */
+
+import { ENGLISH_STOPWORDS } from "./stopwords.ts";
+import { porterStem } from "./porter-stemmer.ts";
+
+/** What the analyzer makes of one text. */
+export interface Analysis {
+  /** Part-level terms in text order: the sequence quoted phrases are matched against. */
+  sequence: string[];
+  /** Whole-identifier terms (one per compound token), which count for scoring but not for adjacency. */
+  extras: string[];
+}
+
+/** An analyzer instance; it memoises word normalisation, so keep one per index rather than one per call. */
+export interface Analyzer {
+  /** Splits text into phrase sequence and whole-identifier extras. */
+  analyze(text: string): Analysis;
+  /** All index terms of a text, duplicates kept (sequence first, then extras). */
+  tokenize(text: string): string[];
+}
+
+// A compound token: runs of letters/digits joined by identifier connectors or apostrophes.
+const COMPOUND = /[\p{L}\p{N}\p{M}]+(?:[_.\-'\u2019\u2010\u2011][\p{L}\p{N}\p{M}]+)*/gu;
+const CONNECTOR = /[_.\-\u2010\u2011]/;
+const CONNECTOR_SPLIT = /([_.\-\u2010\u2011])/;
+const CAMEL_TEST = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u;
+const CAMEL_SPLIT = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
+const LATIN_MARKS = /(\p{Script=Latin})\p{M}+/gu;
+const SINGLE_LETTER = /^\p{L}$/u;
+const CACHE_LIMIT = 100_000;
+
+/** Folds width/compatibility forms (NFKC) and strips diacritics from Latin letters only (so `naïve` = `naive`). */
+export function foldText(text: string): string {
+  const nfkc = text.normalize("NFKC");
+  // Fast path: pure ASCII has nothing to fold.
+  if (!/[^\x00-\x7f]/.test(nfkc)) return nfkc;
+  return nfkc.normalize("NFD").replace(LATIN_MARKS, "$1").normalize("NFC");
+}
+
+/** Creates an analyzer with its own bounded word cache. */
+export function createAnalyzer(): Analyzer {
+  const cache = new Map<string, string>();
+  const normalize = (lower: string): string => {
+    let term = cache.get(lower);
+    if (term === undefined) {
+      term = normalizeWord(lower);
+      if (cache.size >= CACHE_LIMIT) cache.clear();
+      cache.set(lower, term);
+    }
+    return term;
+  };
+  const analyze = (text: string): Analysis => analyzeWith(text, normalize);
+  return {
+    analyze,
+    tokenize: (text) => {
+      const a = analyze(text);
+      return a.extras.length === 0 ? a.sequence : a.sequence.concat(a.extras);
+    },
+  };
+}
+
+/** Analyzes one text without a cache (convenient for one-off callers; indexes should use `createAnalyzer`). */
+export function analyze(text: string): Analysis {
+  return analyzeWith(text, normalizeWord);
+}
+
+/** All index terms of a text, duplicates kept; the same terms the indexes store. */
+export function tokenize(text: string): string[] {
+  const a = analyze(text);
+  return a.sequence.concat(a.extras);
+}
+
+/**
+ * Normalises one lowercased word to its index term, or "" for a stopword:
+ * stopword check (contractions included), possessive `'s` removed, other
+ * apostrophes dropped, Porter stem.
+ */
+export function normalizeWord(lower: string): string {
+  if (ENGLISH_STOPWORDS.has(lower)) return "";
+  let w = lower;
+  if (w.includes("'")) {
+    if (w.endsWith("'s")) w = w.slice(0, -2);
+    w = w.replace(/'/g, "");
+    if (w === "" || ENGLISH_STOPWORDS.has(w)) return "";
+  }
+  return porterStem(w);
+}
+
+function analyzeWith(text: string, normalize: (lower: string) => string): Analysis {
+  const sequence: string[] = [];
+  const extras: string[] = [];
+  for (const match of foldText(text).matchAll(COMPOUND)) {
+    const raw = match[0].replace(/\u2019/g, "'");
+    const isCompound = CONNECTOR.test(raw) || CAMEL_TEST.test(raw);
+    if (!isCompound) {
+      const term = normalize(raw.toLowerCase());
+      if (term !== "") sequence.push(term);
+      continue;
+    }
+    addCompound(raw, normalize, sequence, extras);
+  }
+  return { sequence, extras };
+}
+
+/** Emits the parts of an identifier-like token into `sequence` and its whole form into `extras`. */
+function addCompound(raw: string, normalize: (lower: string) => string, sequence: string[], extras: string[]): void {
+  const lowerRaw = raw.toLowerCase();
+  if (ENGLISH_STOPWORDS.has(lowerRaw)) return;
+  // Apostrophes are word-internal, not connectors: drop the possessive, then the marks.
+  const bare = raw.replace(/'[sS]$/, "").replace(/'/g, "");
+  const pieces: string[] = [];
+  for (const segment of bare.split(CONNECTOR)) {
+    if (segment === "") continue;
+    for (const piece of CAMEL_TEST.test(segment) ? segment.split(CAMEL_SPLIT) : [segment]) pieces.push(piece);
+  }
+  if (pieces.length === 1) {
+    const term = normalize(pieces[0].toLowerCase());
+    if (term !== "") sequence.push(term);
+    return;
+  }
+  for (const piece of pieces) {
+    if (SINGLE_LETTER.test(piece)) continue; // `m` of mRNA, `T` of T-cell: too ambiguous alone
+    const term = normalize(piece.toLowerCase());
+    if (term !== "") sequence.push(term);
+  }
+  extras.push(wholeTerm(bare.toLowerCase()));
+}
+
+/** The whole-identifier term: connector-separated ASCII-letter segments stemmed, hyphen variants unified. */
+function wholeTerm(lower: string): string {
+  const bits = lower.split(CONNECTOR_SPLIT);
+  for (let i = 0; i < bits.length; i += 2) bits[i] = porterStem(bits[i]);
+  for (let i = 1; i < bits.length; i += 2) {
+    if (bits[i] === "\u2010" || bits[i] === "\u2011") bits[i] = "-";
+  }
+  return bits.join("");
+}

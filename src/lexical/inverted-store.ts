@@ -1,0 +1,141 @@
+/**
+ * The inverted store both lexical implementations share: vocabulary, one
+ * `TermPostings` per term, per-document field lengths, and a forward list of
+ * term ids per document field (part sequence first, then whole-identifier
+ * extras). The forward list makes removal exact (every posting of the
+ * document is found again without re-analysing its text), lets quoted phrases
+ * be verified by adjacency, and is what gets persisted: postings are rebuilt
+ * from it on load. Documents are addressed by a caller-chosen slot number
+ * (`docNo`) and carry an external numeric id.
+ */
+
+import type { Analysis } from "./analyzer.ts";
+import { FIELDS, TermPostings } from "./term-postings.ts";
+
+/** Vocabulary, postings and per-document statistics of a lexical index. */
+export class InvertedStore {
+  /** Term → term id. */
+  readonly vocab = new Map<string, number>();
+  /** Term id → term. */
+  readonly terms: string[] = [];
+  /** Term id → postings. */
+  readonly postings: TermPostings[] = [];
+  /** Number of live documents (BM25's N). */
+  liveCount = 0;
+  /** Sum of field lengths over live documents, per field. */
+  readonly sumLen: number[] = new Array(FIELDS).fill(0);
+  /** One past the highest slot ever used. */
+  slotCount = 0;
+  /** Slot → external id. */
+  extIds = new Float64Array(16);
+  /** Slot → bit set of present fields (0 = slot is free). */
+  mask = new Uint8Array(16);
+  /** `slot * FIELDS + field` → number of terms (sequence + extras). */
+  fieldLen = new Uint32Array(16 * FIELDS);
+  /** `slot * FIELDS + field` → length of the part sequence at the start of the forward list. */
+  seqLen = new Uint32Array(16 * FIELDS);
+  /** `slot * FIELDS + field` → forward list of term ids. */
+  fwd: (Uint32Array | undefined)[] = [];
+
+  /** True when the slot holds a live document. */
+  isLive(docNo: number): boolean {
+    return docNo < this.slotCount && this.mask[docNo] !== 0;
+  }
+
+  /** Term id of `term`, or undefined when the index has never seen it. */
+  termId(term: string): number | undefined {
+    return this.vocab.get(term);
+  }
+
+  /** Indexes one analyzed field of a document, replacing that field if present. */
+  addField(docNo: number, extId: number, field: number, analysis: Analysis): void {
+    const { sequence, extras } = analysis;
+    const ids = new Uint32Array(sequence.length + extras.length);
+    for (let i = 0; i < sequence.length; i++) ids[i] = this.intern(sequence[i]);
+    for (let i = 0; i < extras.length; i++) ids[sequence.length + i] = this.intern(extras[i]);
+    this.addFieldIds(docNo, extId, field, ids, sequence.length);
+  }
+
+  /** Indexes one field given as term ids (the first `seq` form the phrase sequence). */
+  addFieldIds(docNo: number, extId: number, field: number, ids: Uint32Array, seq: number): void {
+    this.ensureSlot(docNo);
+    const bit = 1 << field;
+    if (this.mask[docNo] & bit) this.removeField(docNo, field);
+    if (this.mask[docNo] === 0) this.liveCount++;
+    this.mask[docNo] |= bit;
+    this.extIds[docNo] = extId;
+    const at = docNo * FIELDS + field;
+    this.fwd[at] = ids;
+    this.fieldLen[at] = ids.length;
+    this.seqLen[at] = seq;
+    this.sumLen[field] += ids.length;
+    // Count each distinct term once per field: sort a copy, then run-length.
+    const sorted = ids.slice().sort();
+    for (let i = 0; i < sorted.length; ) {
+      let j = i + 1;
+      while (j < sorted.length && sorted[j] === sorted[i]) j++;
+      this.postings[sorted[i]].add(docNo, field, j - i);
+      i = j;
+    }
+  }
+
+  /** Removes one field of a document; the slot is freed once no field is left. */
+  removeField(docNo: number, field: number): void {
+    if (!this.isLive(docNo)) return;
+    const bit = 1 << field;
+    if ((this.mask[docNo] & bit) === 0) return;
+    const at = docNo * FIELDS + field;
+    const ids = this.fwd[at]!;
+    const seen = new Set<number>();
+    for (const id of ids) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      this.postings[id].clearField(docNo, field);
+    }
+    this.sumLen[field] -= this.fieldLen[at];
+    this.fwd[at] = undefined;
+    this.fieldLen[at] = 0;
+    this.seqLen[at] = 0;
+    this.mask[docNo] &= ~bit;
+    if (this.mask[docNo] === 0) this.liveCount--;
+  }
+
+  /** Removes every field of a document. */
+  removeDoc(docNo: number): void {
+    for (let f = 0; f < FIELDS; f++) this.removeField(docNo, f);
+  }
+
+  /** Average length of a field over live documents (0 when empty). */
+  avgLen(field: number): number {
+    return this.liveCount === 0 ? 0 : this.sumLen[field] / this.liveCount;
+  }
+
+  /** Term id of `term`, adding it to the vocabulary when new. */
+  intern(term: string): number {
+    let id = this.vocab.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.vocab.set(term, id);
+      this.terms.push(term);
+      this.postings.push(new TermPostings());
+    }
+    return id;
+  }
+
+  private ensureSlot(docNo: number): void {
+    if (docNo >= this.mask.length) {
+      let cap = this.mask.length;
+      while (cap <= docNo) cap *= 2;
+      this.extIds = grow(this.extIds, new Float64Array(cap));
+      this.mask = grow(this.mask, new Uint8Array(cap));
+      this.fieldLen = grow(this.fieldLen, new Uint32Array(cap * FIELDS));
+      this.seqLen = grow(this.seqLen, new Uint32Array(cap * FIELDS));
+    }
+    if (docNo >= this.slotCount) this.slotCount = docNo + 1;
+  }
+}
+
+function grow<T extends Float64Array | Uint8Array | Uint32Array>(from: T, to: T): T {
+  to.set(from as never);
+  return to;
+}

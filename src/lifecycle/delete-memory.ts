@@ -1,0 +1,38 @@
+/**
+ * `DELETE /memory/{id}` (SPEC §3, §4.4): removes the chunk, its vector and
+ * lexical entries, nulls the owning-chunk reference of relations it
+ * produced, and records a tombstone — one transaction.
+ */
+import { MemoryError } from "../core/errors.ts";
+import type { WriteContext } from "../ingest/context.ts";
+import { deleteChunkRow, getChunk } from "../store/chunks.ts";
+import { releaseEdgesOfChunk } from "../store/graph-rows.ts";
+import { insertTombstone } from "../store/tombstones.ts";
+import { deleteVector } from "../store/vectors.ts";
+
+/** Parses a path id: a positive decimal integer, else 400 (SPEC §4.4). */
+export function parseChunkId(raw: string): number {
+  if (!/^[0-9]{1,18}$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
+    throw new MemoryError("invalid_id", "id must be a numeric chunk id", { field: "id" }, 400);
+  }
+  return Number(raw);
+}
+
+/** Deletes one chunk; 404 `not_found` when absent. */
+export async function deleteMemory(ctx: WriteContext, id: number, reason = "delete"): Promise<{ deleted: true }> {
+  const existing = await getChunk(ctx.db.client, id);
+  if (!existing) throw new MemoryError("not_found", `memory ${id} not found`);
+  const done = await ctx.db.write(async (tx) => {
+    const c = await getChunk(tx, id);
+    if (!c) return false;
+    await deleteVector(tx, id);
+    await releaseEdgesOfChunk(tx, id);
+    await deleteChunkRow(tx, id);
+    await insertTombstone(tx, { chunkId: id, domain: c.domain, contentHash: c.contentHash, reason, deletedAt: ctx.clock().toISOString() });
+    for (const h of ctx.txHooks) await h(tx, { action: "delete", chunkId: id, detail: { domain: c.domain, content_hash: c.contentHash, reason } });
+    return true;
+  });
+  if (!done) throw new MemoryError("not_found", `memory ${id} not found`);
+  for (const h of ctx.indexHooks) h.removed(id);
+  return { deleted: true };
+}

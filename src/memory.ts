@@ -1,0 +1,76 @@
+/**
+ * The composition root (STYLE rule 3): `openMemory(config, ports)` builds
+ * every service once. HTTP, the CLI, MCP and the file binding are thin
+ * bindings over the returned `Memory`, so behaviour is identical across them.
+ */
+import type { Config } from "./config/config.ts";
+import type { Embedder } from "./embed/embedder.ts";
+import { createDomainService, type DomainService } from "./domains/domain-service.ts";
+import type { WriteContext } from "./ingest/context.ts";
+import { ingestStructured, type IngestResult } from "./ingest/ingest-structured.ts";
+import type { IndexHooks, TxHook } from "./ingest/ports.ts";
+import { deleteMemory, parseChunkId } from "./lifecycle/delete-memory.ts";
+import { health, healthDb, stats, type HealthDeps } from "./ops/health-service.ts";
+import type { Db } from "./store/db.ts";
+import { openStore } from "./store/open-store.ts";
+import { ensureVectorTable } from "./store/vectors.ts";
+
+/** What the runtime provides (STYLE rule 5: runtime code stays in src/runtime/). */
+export interface MemoryPorts {
+  /** Resident set size of this process in bytes. */
+  rssBytes: () => number;
+  /** Clock; defaults to the system clock. */
+  clock?: () => Date;
+  /** Embedder; when absent, chunks are stored without vectors. */
+  embedder?: Embedder;
+}
+
+/** The services every binding calls. */
+export interface Memory {
+  readonly config: Config;
+  readonly db: Db;
+  readonly write: WriteContext;
+  readonly domains: DomainService;
+  ingest(body: unknown): Promise<IngestResult>;
+  deleteMemory(rawId: string): Promise<{ deleted: true }>;
+  health(): Promise<{ status: string; version: string; error?: string }>;
+  healthDb(): Promise<Record<string, unknown>>;
+  stats(): Promise<Record<string, unknown>>;
+  ready(): Promise<{ ready: boolean }>;
+  /** Registers an index kept in step with writes. */
+  addIndexHooks(h: IndexHooks): void;
+  /** Registers an in-transaction hook (audit rows). */
+  addTxHook(h: TxHook): void;
+  close(): Promise<void>;
+}
+
+/** Opens the store and builds the services. */
+export async function openMemory(config: Config, ports: MemoryPorts): Promise<Memory> {
+  const db = await openStore(config.dbUrl ? { url: config.dbUrl, authToken: config.dbAuthToken } : { path: config.dbPath });
+  const clock = ports.clock ?? (() => new Date());
+  if (ports.embedder) await ensureVectorTable(db.client, ports.embedder.id, ports.embedder.dim);
+  const write: WriteContext = { db, clock, embedder: ports.embedder, indexHooks: [], txHooks: [], maxDocs: config.maxDocs };
+  const healthDeps: HealthDeps = {
+    db, rssBytes: ports.rssBytes, sections: [],
+    limits: { maxDocs: config.maxDocs, maxDbMib: config.maxDbMib, maxRssMib: config.maxRssMib },
+  };
+  const domains = createDomainService(db, clock, (ids) => {
+    for (const id of ids) for (const h of write.indexHooks) h.removed(id);
+  });
+  let closed = false;
+  return {
+    config, db, write, domains,
+    ingest: (body) => ingestStructured(write, body),
+    deleteMemory: (rawId) => deleteMemory(write, parseChunkId(rawId)),
+    health: () => health(db),
+    healthDb: () => healthDb(healthDeps),
+    stats: () => stats(healthDeps),
+    ready: async () => ({ ready: !closed && (await health(db)).status === "ok" }),
+    addIndexHooks: (h) => void write.indexHooks.push(h),
+    addTxHook: (h) => void write.txHooks.push(h),
+    close: async () => {
+      closed = true;
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * Boots the HTTP service: parse config (refusing bad posture), open the
+ * composition root, build the Hono app, listen. Used by `cairn serve` on
+ * Node and `deno task serve`, so both runtimes boot identically.
+ */
+import type { Config } from "./config/config.ts";
+import { parseConfig } from "./config/parse-config.ts";
+import { createApp } from "./http/app.ts";
+import { openMemory, type Memory } from "./memory.ts";
+import { ensureParentDir, packageRoot, readTextFile, rssBytes, serveFetch, type RunningServer } from "./runtime/platform.ts";
+
+/** A booted server. */
+export interface BootedServer {
+  config: Config;
+  memory: Memory;
+  server: RunningServer;
+  bootMs: number;
+  close(): Promise<void>;
+}
+
+/** Opens the memory for a config with this runtime's ports. */
+export async function openMemoryForRuntime(config: Config): Promise<Memory> {
+  if (!config.dbUrl) await ensureParentDir(config.dbPath);
+  return await openMemory(config, { rssBytes });
+}
+
+/** Boots from an environment; `portOverride` lets tests bind port 0. */
+export async function bootServer(env: Record<string, string | undefined>, portOverride?: number): Promise<BootedServer> {
+  const t0 = performance.now();
+  const config = parseConfig(env);
+  const memory = await openMemoryForRuntime(config);
+  try {
+    const openapiYaml = await readTextFile(`${packageRoot()}/openapi.yaml`);
+    const app = createApp(memory, { openapiYaml });
+    const server = await serveFetch(app.fetch, { hostname: config.bindAddr, port: portOverride ?? config.bindPort });
+    const bootMs = Math.round(performance.now() - t0);
+    return {
+      config, memory, server, bootMs,
+      close: async () => {
+        await server.close();
+        await memory.close();
+      },
+    };
+  } catch (e) {
+    await memory.close();
+    throw e;
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Chunk rows (SPEC §2.1): insert, look up by id or content hash, delete,
+ * count. Optional labels read back as absent, never null (SPEC §2.2).
+ */
+import type { Row } from "@libsql/client";
+import type { Chunk, IngestKind, NewChunk } from "../core/types.ts";
+import type { Exec } from "./db.ts";
+
+const COLS = `id, title, content, domain, content_hash, source, origin, origin_source, memory_kind, lawful_basis,
+  region, confidence, assertion_kind, expires_at, flagged, authority, meta, created_at`;
+
+/** Maps a row to a Chunk, dropping nulls. */
+export function rowToChunk(r: Row): Chunk {
+  const c: Chunk = {
+    id: Number(r.id),
+    content: String(r.content),
+    domain: String(r.domain),
+    contentHash: String(r.content_hash),
+    source: String(r.source) as IngestKind,
+    confidence: Number(r.confidence),
+    flagged: Number(r.flagged) === 1,
+    createdAt: String(r.created_at),
+  };
+  const opt = (k: keyof Chunk, v: unknown, f: (x: unknown) => unknown = String) => {
+    if (v !== null && v !== undefined) (c as unknown as Record<string, unknown>)[k] = f(v);
+  };
+  opt("title", r.title);
+  opt("origin", r.origin);
+  opt("originSource", r.origin_source);
+  opt("memoryKind", r.memory_kind);
+  opt("lawfulBasis", r.lawful_basis);
+  opt("region", r.region);
+  opt("assertionKind", r.assertion_kind);
+  opt("expiresAt", r.expires_at);
+  opt("authority", r.authority, Number);
+  opt("meta", r.meta, (x) => JSON.parse(String(x)));
+  return c;
+}
+
+/** Inserts a chunk and returns its id. */
+export async function insertChunk(ex: Exec, c: NewChunk, createdAt: string): Promise<number> {
+  const rs = await ex.execute({
+    sql: `INSERT INTO chunks (title, content, domain, content_hash, source, origin, origin_source, memory_kind,
+            lawful_basis, region, confidence, assertion_kind, expires_at, flagged, authority, meta, created_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    args: [
+      c.title ?? null, c.content, c.domain, c.contentHash, c.source, c.origin ?? null, c.originSource ?? null,
+      c.memoryKind ?? null, c.lawfulBasis ?? null, c.region ?? null, c.confidence, c.assertionKind ?? null,
+      c.expiresAt ?? null, c.flagged ? 1 : 0, c.authority ?? null, c.meta ? JSON.stringify(c.meta) : null, createdAt,
+    ],
+  });
+  return Number(rs.lastInsertRowid);
+}
+
+/** Finds a chunk by its content hash. */
+export async function findChunkByHash(ex: Exec, hash: string): Promise<Chunk | undefined> {
+  const rs = await ex.execute({ sql: `SELECT ${COLS} FROM chunks WHERE content_hash = ?`, args: [hash] });
+  return rs.rows.length ? rowToChunk(rs.rows[0]) : undefined;
+}
+
+/** Reads one chunk by id. */
+export async function getChunk(ex: Exec, id: number): Promise<Chunk | undefined> {
+  const rs = await ex.execute({ sql: `SELECT ${COLS} FROM chunks WHERE id = ?`, args: [id] });
+  return rs.rows.length ? rowToChunk(rs.rows[0]) : undefined;
+}
+
+/** Reads many chunks by id (any order). */
+export async function getChunks(ex: Exec, ids: number[]): Promise<Chunk[]> {
+  const out: Chunk[] = [];
+  for (let i = 0; i < ids.length; i += 900) {
+    const part = ids.slice(i, i + 900);
+    const rs = await ex.execute({
+      sql: `SELECT ${COLS} FROM chunks WHERE id IN (${part.map(() => "?").join(",")})`,
+      args: part,
+    });
+    for (const r of rs.rows) out.push(rowToChunk(r));
+  }
+  return out;
+}
+
+/** Pages through all chunks in id order (for index rebuilds and export). */
+export async function listChunksAfter(ex: Exec, afterId: number, limit: number): Promise<Chunk[]> {
+  const rs = await ex.execute({
+    sql: `SELECT ${COLS} FROM chunks WHERE id > ? ORDER BY id LIMIT ?`,
+    args: [afterId, limit],
+  });
+  return rs.rows.map(rowToChunk);
+}
+
+/** Deletes a chunk row; returns true when a row was removed. */
+export async function deleteChunkRow(ex: Exec, id: number): Promise<boolean> {
+  const rs = await ex.execute({ sql: "DELETE FROM chunks WHERE id = ?", args: [id] });
+  return rs.rowsAffected > 0;
+}
+
+/** Counts chunks, optionally in one domain. */
+export async function countChunks(ex: Exec, domain?: string): Promise<number> {
+  const rs = domain === undefined
+    ? await ex.execute("SELECT COUNT(*) AS n FROM chunks")
+    : await ex.execute({ sql: "SELECT COUNT(*) AS n FROM chunks WHERE domain = ?", args: [domain] });
+  return Number(rs.rows[0].n);
+}
+
+/** Chunk ids of one domain (for domain drops). */
+export async function chunkIdsInDomain(ex: Exec, domain: string): Promise<number[]> {
+  const rs = await ex.execute({ sql: "SELECT id FROM chunks WHERE domain = ?", args: [domain] });
+  return rs.rows.map((r) => Number(r.id));
+}

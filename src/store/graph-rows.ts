@@ -1,0 +1,112 @@
+/**
+ * Entity and relationship-edge rows (SPEC §2.6). Edges are bi-temporal:
+ * retiring sets `superseded_at`, nothing is ever deleted here.
+ */
+import type { Exec } from "./db.ts";
+
+/** A stored entity. */
+export interface EntityRow {
+  id: number;
+  domain: string;
+  name: string;
+  displayName: string;
+  type?: string;
+}
+
+/** A stored relationship edge with its four timestamps. */
+export interface EdgeRow {
+  id: number;
+  domain: string;
+  fromId: number;
+  toId: number;
+  type: string;
+  validAt?: string;
+  invalidAt?: string;
+  createdAt: string;
+  supersededAt?: string;
+  edgeSource: string;
+  chunkId?: number;
+}
+
+const opt = (v: unknown): string | undefined => (v === null || v === undefined ? undefined : String(v));
+
+/** Finds an entity by its lowercased name in a domain. */
+export async function findEntity(ex: Exec, domain: string, name: string): Promise<EntityRow | undefined> {
+  const rs = await ex.execute({
+    sql: "SELECT id, domain, name, display_name, type FROM entities WHERE domain = ? AND name = ?",
+    args: [domain, name],
+  });
+  if (!rs.rows.length) return undefined;
+  const r = rs.rows[0];
+  const e: EntityRow = { id: Number(r.id), domain: String(r.domain), name: String(r.name), displayName: String(r.display_name) };
+  if (r.type !== null) e.type = String(r.type);
+  return e;
+}
+
+/** Inserts the entity or updates its type when given; returns its id. */
+export async function upsertEntity(
+  ex: Exec,
+  e: { domain: string; name: string; displayName: string; type?: string },
+  now: string,
+): Promise<number> {
+  const rs = await ex.execute({
+    sql: `INSERT INTO entities (domain, name, display_name, type, created_at) VALUES (?, ?, ?, ?, ?)
+          ON CONFLICT(domain, name) DO UPDATE SET type = COALESCE(excluded.type, entities.type)
+          RETURNING id`,
+    args: [e.domain, e.name, e.displayName, e.type ?? null, now],
+  });
+  return Number(rs.rows[0].id);
+}
+
+function rowToEdge(r: Record<string, unknown>): EdgeRow {
+  const e: EdgeRow = {
+    id: Number(r.id), domain: String(r.domain), fromId: Number(r.from_id), toId: Number(r.to_id), type: String(r.type),
+    createdAt: String(r.created_at), edgeSource: String(r.edge_source),
+  };
+  const va = opt(r.valid_at), ia = opt(r.invalid_at), sa = opt(r.superseded_at);
+  if (va !== undefined) e.validAt = va;
+  if (ia !== undefined) e.invalidAt = ia;
+  if (sa !== undefined) e.supersededAt = sa;
+  if (r.chunk_id !== null && r.chunk_id !== undefined) e.chunkId = Number(r.chunk_id);
+  return e;
+}
+
+const EDGE_COLS = "id, domain, from_id, to_id, type, valid_at, invalid_at, created_at, superseded_at, edge_source, chunk_id";
+
+/** The current (not superseded) edges for one triple. */
+export async function currentEdgesFor(ex: Exec, fromId: number, type: string, toId: number): Promise<EdgeRow[]> {
+  const rs = await ex.execute({
+    sql: `SELECT ${EDGE_COLS} FROM relations WHERE from_id = ? AND type = ? AND to_id = ? AND superseded_at IS NULL ORDER BY id`,
+    args: [fromId, type, toId],
+  });
+  return rs.rows.map((r) => rowToEdge(r as unknown as Record<string, unknown>));
+}
+
+/** Inserts an edge row; returns its id. */
+export async function insertEdge(ex: Exec, e: Omit<EdgeRow, "id">): Promise<number> {
+  const rs = await ex.execute({
+    sql: `INSERT INTO relations (domain, from_id, to_id, type, valid_at, invalid_at, created_at, superseded_at, edge_source, chunk_id)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    args: [e.domain, e.fromId, e.toId, e.type, e.validAt ?? null, e.invalidAt ?? null, e.createdAt, e.supersededAt ?? null,
+      e.edgeSource, e.chunkId ?? null],
+  });
+  return Number(rs.lastInsertRowid);
+}
+
+/** Retires an edge: sets its transaction-time end (never deletes). */
+export async function retireEdge(ex: Exec, id: number, supersededAt: string): Promise<void> {
+  await ex.execute({ sql: "UPDATE relations SET superseded_at = ? WHERE id = ?", args: [supersededAt, id] });
+}
+
+/** Nulls the owning-chunk reference of edges a deleted chunk produced (SPEC §3). */
+export async function releaseEdgesOfChunk(ex: Exec, chunkId: number): Promise<void> {
+  await ex.execute({ sql: "UPDATE relations SET chunk_id = NULL WHERE chunk_id = ?", args: [chunkId] });
+}
+
+/** Global entity and relation totals (SPEC §2.5 with multi_db=false). */
+export async function graphTotals(ex: Exec): Promise<{ entities: number; relations: number }> {
+  const rs = await ex.execute(
+    "SELECT (SELECT COUNT(*) FROM entities) AS e, (SELECT COUNT(*) FROM relations WHERE superseded_at IS NULL) AS r",
+  );
+  return { entities: Number(rs.rows[0].e), relations: Number(rs.rows[0].r) };
+}

@@ -1,0 +1,23 @@
+/**
+ * The ordered migration list. Each feature adds its own file; the last
+ * entry's stamp is the schema stamp this server knows (SPEC §9.8).
+ */
+import type { Migration } from "./migration.ts";
+import { m001Foundation } from "./m001-foundation.ts";
+
+/** All migrations in order. */
+export const MIGRATIONS: readonly Migration[] = [
+  m001Foundation,
+  // recall (issue 3) migrations go here
+  // hygiene (issue 4) migrations go here
+  // graph (issue 5) migrations go here
+  // governance (issue 6) migrations go here
+  // ump (issue 7) migrations go here
+  // auth (issue 8) migrations go here
+];
+
+/** The schema version and stamp this server knows. */
+export const KNOWN_SCHEMA = {
+  version: MIGRATIONS[MIGRATIONS.length - 1].version,
+  stamp: MIGRATIONS[MIGRATIONS.length - 1].stamp,
+};

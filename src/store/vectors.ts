@@ -1,0 +1,70 @@
+/**
+ * Chunk vectors in a native libSQL `F32_BLOB(dim)` column (the source of
+ * truth for embeddings). The table is created for the active embedder's
+ * dimension and rebuilt when the embedder changes (model id recorded in
+ * store_meta), so a model change re-embeds instead of mixing spaces.
+ */
+import type { Exec } from "./db.ts";
+import { getMeta, setMeta } from "./health.ts";
+
+/** Ensures `chunk_vectors` matches the embedder; returns true when existing vectors must be recomputed. */
+export async function ensureVectorTable(ex: Exec, modelId: string, dim: number): Promise<boolean> {
+  if (!Number.isInteger(dim) || dim < 1 || dim > 65536) throw new Error("invalid embedding dimension");
+  const current = await getMeta(ex, "embed_model_id");
+  const currentDim = await getMeta(ex, "embed_dim");
+  const exists = (await ex.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chunk_vectors'")).rows.length > 0;
+  if (exists && current === modelId && currentDim === String(dim)) return false;
+  await ex.execute("DROP TABLE IF EXISTS chunk_vectors");
+  await ex.execute(`CREATE TABLE chunk_vectors (chunk_id INTEGER PRIMARY KEY, embedding F32_BLOB(${dim}) NOT NULL)`);
+  await setMeta(ex, "embed_model_id", modelId);
+  await setMeta(ex, "embed_dim", String(dim));
+  return true;
+}
+
+/** Writes (or replaces) one chunk's vector. */
+export async function putVector(ex: Exec, chunkId: number, vec: Float32Array): Promise<void> {
+  await ex.execute({
+    // Raw little-endian float32 bytes are the F32_BLOB layout; no JSON round trip.
+    sql: "INSERT OR REPLACE INTO chunk_vectors (chunk_id, embedding) VALUES (?, ?)",
+    args: [chunkId, new Uint8Array(vec.buffer, vec.byteOffset, vec.byteLength).slice()],
+  });
+}
+
+/** Deletes one chunk's vector. */
+export async function deleteVector(ex: Exec, chunkId: number): Promise<void> {
+  await deleteVectors(ex, [chunkId]);
+}
+
+/** Pages through stored vectors in chunk-id order (boot-time matrix load). */
+export async function listVectorsAfter(ex: Exec, afterId: number, limit: number): Promise<{ id: number; vec: Float32Array }[]> {
+  const rs = await ex.execute({
+    sql: "SELECT chunk_id, embedding FROM chunk_vectors WHERE chunk_id > ? ORDER BY chunk_id LIMIT ?",
+    args: [afterId, limit],
+  });
+  return rs.rows.map((r) => {
+    const buf = r.embedding as ArrayBuffer;
+    return { id: Number(r.chunk_id), vec: new Float32Array(buf.slice(0)) };
+  });
+}
+
+/** Chunk ids that have no vector yet (after a model change or a crash). */
+export async function chunkIdsWithoutVector(ex: Exec, limit: number): Promise<number[]> {
+  const rs = await ex.execute({
+    sql: "SELECT c.id FROM chunks c LEFT JOIN chunk_vectors v ON v.chunk_id = c.id WHERE v.chunk_id IS NULL ORDER BY c.id LIMIT ?",
+    args: [limit],
+  });
+  return rs.rows.map((r) => Number(r.id));
+}
+
+async function hasVectorTable(ex: Exec): Promise<boolean> {
+  return (await ex.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chunk_vectors'")).rows.length > 0;
+}
+
+/** Deletes the vectors of many chunks, 900 ids per statement (SPEC §8). */
+export async function deleteVectors(ex: Exec, ids: number[]): Promise<void> {
+  if (!ids.length || !(await hasVectorTable(ex))) return;
+  for (let i = 0; i < ids.length; i += 900) {
+    const part = ids.slice(i, i + 900);
+    await ex.execute({ sql: `DELETE FROM chunk_vectors WHERE chunk_id IN (${part.map(() => "?").join(",")})`, args: part });
+  }
+}

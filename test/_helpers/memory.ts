@@ -1,0 +1,47 @@
+/** Test harness: a fresh temp dir with a real libSQL file, the real composition root and the real Hono app. */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseConfig } from "../../src/config/parse-config.ts";
+import { createApp } from "../../src/http/app.ts";
+import { openMemory, type Memory, type MemoryPorts } from "../../src/memory.ts";
+
+/** An opened test memory with its app. */
+export interface TestMemory {
+  dir: string;
+  dbPath: string;
+  memory: Memory;
+  app: ReturnType<typeof createApp>;
+  /** JSON request helper over app.request. */
+  req(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** The repo's openapi.yaml text. */
+export const openapiYaml = readFileSync(new URL("../../openapi.yaml", import.meta.url), "utf8");
+
+/** Creates a fresh temp dir. */
+export function tempDir(prefix = "cairn-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Opens a memory on a fresh libSQL file. */
+export async function openTestMemory(env: Record<string, string> = {}, ports: Partial<MemoryPorts> = {}, dir = tempDir()): Promise<TestMemory> {
+  const dbPath = join(dir, "cairn.db");
+  const config = parseConfig({ CAIRN_DB_PATH: dbPath, ...env });
+  const memory = await openMemory(config, { rssBytes: () => process.memoryUsage().rss, ...ports });
+  const app = createApp(memory, { openapiYaml });
+  return {
+    dir, dbPath, memory, app,
+    req: (method, path, body, headers = {}) =>
+      Promise.resolve(app.request(path, {
+        method,
+        headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
+        body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+      })),
+    close: async () => {
+      await memory.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

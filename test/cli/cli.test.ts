@@ -1,0 +1,72 @@
+import { execFile } from "node:child_process";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { createClient } from "@libsql/client";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../_helpers/memory.ts";
+
+const run = promisify(execFile);
+const root = resolve(new URL("../..", import.meta.url).pathname);
+const bin = join(root, "bin", "cairn.mjs");
+
+async function cairn(args: string[], env: Record<string, string> = {}) {
+  try {
+    const r = await run("node", [bin, ...args], { cwd: root, env: { ...process.env, ...env }, timeout: 60_000 });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e) {
+    const x = e as { code: number; stdout: string; stderr: string };
+    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
+  }
+}
+
+describe("cairn CLI", () => {
+  it("prints help for the root and every command", async () => {
+    const rootHelp = await cairn(["--help"]);
+    expect(rootHelp.code).toBe(0);
+    for (const cmd of ["serve", "status", "ingest-dir"]) {
+      expect(rootHelp.stdout).toContain(cmd);
+      const h = await cairn([cmd, "--help"]);
+      expect(h.code).toBe(0);
+      expect(h.stdout).toContain(`cairn ${cmd}`);
+    }
+  });
+
+  it("ingests a markdown directory with titles from headings or file names, then is idempotent", async () => {
+    const dir = tempDir();
+    const env = { CAIRN_DB_PATH: join(dir, "c.db") };
+    const first = await cairn(["ingest-dir", join(root, "fixtures", "vault")], env);
+    expect(first.code).toBe(0);
+    expect(first.stdout.trim()).toBe("ingest-dir: 3 files, 3 created, 0 duplicate, 0 failed");
+    const c = createClient({ url: `file:${env.CAIRN_DB_PATH}` });
+    const titles = (await c.execute("SELECT title FROM chunks ORDER BY title")).rows.map((r) => r.title);
+    c.close();
+    expect(titles).toEqual(["Payments runbook", "Welcome to the vault", "untitled-note"]);
+    const second = await cairn(["ingest-dir", join(root, "fixtures", "vault")], env);
+    expect(second.stdout.trim()).toBe("ingest-dir: 3 files, 0 created, 3 duplicate, 0 failed");
+  });
+
+  it("reports status of the store", async () => {
+    const dir = tempDir();
+    const r = await cairn(["status", "--json"], { CAIRN_DB_PATH: join(dir, "c.db") });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).durability.journal_mode).toBe("wal");
+  });
+
+  it("refuses to boot on a malformed BIND_PORT with a one-line message naming it", async () => {
+    const r = await cairn(["serve"], { BIND_PORT: "eighty", CAIRN_DB_PATH: join(tempDir(), "c.db") });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain("BIND_PORT");
+  });
+
+  it("refuses a public bind without BIND_PUBLIC=1", async () => {
+    const r = await cairn(["serve"], { BIND_ADDR: "0.0.0.0", CAIRN_DB_PATH: join(tempDir(), "c.db") });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("BIND_PUBLIC=1");
+  });
+
+  it("exits non-zero on an unknown command and on a missing directory", async () => {
+    expect((await cairn(["frobnicate"])).code).not.toBe(0);
+    expect((await cairn(["ingest-dir", "/nonexistent/dir"], { CAIRN_DB_PATH: join(tempDir(), "c.db") })).code).not.toBe(0);
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * Deno smoke (run by `.ci/run` as `deno task smoke`): boots the same app
+ * under Deno against a real libSQL file, ingests over HTTP and reads back.
+ */
+import { bootServer } from "../../src/server.ts";
+
+const dir = await Deno.makeTempDir({ prefix: "cairn-deno-" });
+const booted = await bootServer({ CAIRN_DB_PATH: `${dir}/smoke.db` }, 0);
+const base = `http://127.0.0.1:${booted.server.port}`;
+let failures = 0;
+const check = (name: string, ok: boolean) => {
+  console.log(`${ok ? "ok" : "FAIL"} - ${name}`);
+  if (!ok) failures++;
+};
+try {
+  const post = (path: string, body: unknown) =>
+    fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const created = await (await post("/ingest", { title: "Deno", content: "Cairn runs under Deno with a libSQL file." })).json();
+  check("ingest created", created.status === "created" && typeof created.id === "number");
+  const dup = await (await post("/ingest", { title: "Deno", content: "Cairn runs under Deno with a libSQL file." })).json();
+  check("read back: duplicate returns the same id", dup.status === "duplicate" && dup.id === created.id);
+  const domains = await (await fetch(`${base}/domains`)).json();
+  check("read back: global counts one entry", domains.domains[0].entries === 1);
+  const health = await fetch(`${base}/health/db`);
+  const hb = await health.json();
+  check("health/db reports wal", hb.durability.journal_mode === "wal");
+  check("X-Api-Version header", health.headers.get("x-api-version") === hb.version);
+  const recall = await post("/recall", { query: "Deno libSQL" });
+  if (recall.status !== 404) {
+    const rb = await recall.json();
+    check("recall finds the entry", Array.isArray(rb.hits) && rb.hits.some((h: { id: number }) => h.id === created.id));
+  } else {
+    await recall.body?.cancel();
+  }
+} finally {
+  await booted.close();
+  await Deno.remove(dir, { recursive: true });
+}
+console.log(`${failures === 0 ? "deno smoke passed" : "deno smoke FAILED"}`);
+Deno.exit(failures === 0 ? 0 : 1);

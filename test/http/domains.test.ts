@@ -1,0 +1,66 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openTestMemory, type TestMemory } from "../_helpers/memory.ts";
+
+let t: TestMemory;
+beforeEach(async () => { t = await openTestMemory(); });
+afterEach(async () => { await t.close(); });
+
+describe("domains (SPEC §2.5, §4.5)", () => {
+  it("lists global from the start", async () => {
+    const body = await (await t.req("GET", "/domains")).json();
+    expect(body).toEqual({ domains: [{ name: "global", entries: 0, entities: 0, relations: 0, multi_db: false }] });
+  });
+
+  it("creates with 201 the first time and 200 after, normalising the name", async () => {
+    const a = await t.req("POST", "/domains", { name: " Research " });
+    expect(a.status).toBe(201);
+    expect((await a.json()).name).toBe("research");
+    const b = await t.req("POST", "/domains", { name: "research" });
+    expect(b.status).toBe(200);
+  });
+
+  it("rejects a malformed name with domain_invalid", async () => {
+    for (const name of ["-lead", "has space", "x".repeat(64), "", 7]) {
+      const res = await t.req("POST", "/domains", { name });
+      expect(res.status).toBe(400);
+      expect((await res.json()).error.code).toBe("domain_invalid");
+    }
+  });
+
+  it("counts entries per domain and entities/relations as global totals", async () => {
+    await t.req("POST", "/domains", { name: "ops" });
+    await t.req("POST", "/ingest", { title: "a", content: "in ops", domain: "ops", entities: [{ name: "A" }, { name: "B" }], relations: [{ from: "A", to: "B", type: "r" }] });
+    await t.req("POST", "/ingest", { title: "b", content: "in global" });
+    const { domains } = await (await t.req("GET", "/domains")).json();
+    expect(domains).toEqual([
+      { name: "global", entries: 1, entities: 2, relations: 1, multi_db: false },
+      { name: "ops", entries: 1, entities: 2, relations: 1, multi_db: false },
+    ]);
+  });
+
+  it("drops a domain only with the exact confirm, removing its data", async () => {
+    await t.req("POST", "/domains", { name: "tmp" });
+    await t.req("POST", "/ingest", { title: "a", content: "doomed", domain: "tmp" });
+    expect((await t.req("DELETE", "/domains/tmp")).status).toBe(400);
+    expect((await t.req("DELETE", "/domains/tmp?confirm=TMP2")).status).toBe(400);
+    const ok = await t.req("DELETE", "/domains/tmp?confirm=tmp");
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ deleted: true, name: "tmp", entries_removed: 1 });
+    const { domains } = await (await t.req("GET", "/domains")).json();
+    expect(domains.map((d: { name: string }) => d.name)).toEqual(["global"]);
+    // the same content can be written again: its old row is gone
+    expect((await (await t.req("POST", "/ingest", { title: "a", content: "doomed" })).json()).status).toBe("created");
+  });
+
+  it("protects global and answers 404 for an unknown domain", async () => {
+    const g = await t.req("DELETE", "/domains/global?confirm=global");
+    expect(g.status).toBe(400);
+    expect((await g.json()).error.code).toBe("domain_protected");
+    expect((await t.req("DELETE", "/domains/nope?confirm=nope")).status).toBe(404);
+  });
+
+  it("vacuums a known domain and 404s an unknown one", async () => {
+    expect(await (await t.req("POST", "/domains/global/vacuum")).json()).toEqual({ name: "global", vacuumed: true });
+    expect((await t.req("POST", "/domains/ghost/vacuum")).status).toBe(404);
+  });
+});
