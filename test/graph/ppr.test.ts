@@ -136,6 +136,14 @@ describe("personalizedPageRank", () => {
     expect([...b.entries()].sort((x, y) => x[0] - y[0])).toEqual([...a.entries()].sort((x, y) => x[0] - y[0]));
   });
 
+  it("gives the same answer on a reused graph, even after a run stopped by the push cap", () => {
+    const g = buildGraph([...chain, ...star(30, "uses", 50), { from: 4, to: 51, type: "uses" }]);
+    const first = personalizedPageRank(g, new Map([[1, 1]]));
+    personalizedPageRank(g, new Map([[52, 1]]), { maxPushes: 3 });
+    personalizedPageRank(g, new Map([[60, 1]]), { method: "power" });
+    expect(personalizedPageRank(g, new Map([[1, 1]]))).toEqual(first);
+  });
+
   it("returns nothing for unknown or zero-weight seeds, and settles an isolated seed on itself", () => {
     const g = buildGraph(chain);
     expect(personalizedPageRank(g, new Map([[999, 1]])).size).toBe(0);
