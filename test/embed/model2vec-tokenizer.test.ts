@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseTokenizerJson } from "../../src/embed/model2vec-tokenizer.ts";
 import { tinyVocab, wordPieceTokenizerJson } from "../_helpers/tiny-models.ts";
@@ -88,5 +91,50 @@ describe("other tokenizer.json pieces", () => {
     expect(() => parseTokenizerJson(JSON.stringify({ ...base, pre_tokenizer: { type: "ByteLevel" } }))).toThrow(/unsupported pre_tokenizer "ByteLevel"/);
     expect(() => parseTokenizerJson(JSON.stringify({}))).toThrow(/no "model" section/);
     expect(() => parseTokenizerJson(JSON.stringify({ model: { type: "WordPiece", unk_token: "[UNK]", vocab: { a: 0 } } }))).toThrow(/unk_token "\[UNK\]" is not in the vocab/);
+  });
+});
+
+describe("parity with the transformers.js tokenizer (reference implementation of tokenizer.json)", () => {
+  const texts = [
+    "Kittens, barking! The CAR's engine?", "Café au lait, naïve dog", "cat\u0000dog\tbread\nsoup", "猫 cat 狗",
+    "xbark un-drive d0g 42 ...", "[CLS] puppy [SEP] [MASK]", "", "   ",
+  ];
+
+  async function reference(json: string, config: Record<string, unknown>) {
+    const { AutoTokenizer } = await import("@huggingface/transformers");
+    const dir = mkdtempSync(join(tmpdir(), "cairn-tok-"));
+    try {
+      writeFileSync(join(dir, "tokenizer.json"), json);
+      writeFileSync(join(dir, "tokenizer_config.json"), JSON.stringify(config));
+      return await AutoTokenizer.from_pretrained(dir, { local_files_only: true });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it("WordPiece: same ids as transformers.js for every sample text", async () => {
+    const json = wordPieceTokenizerJson(vocab);
+    const ref = await reference(json, { tokenizer_class: "BertTokenizer", do_lower_case: true });
+    const mine = parseTokenizerJson(json);
+    for (const t of texts) {
+      const expected = ref.encode(t, { add_special_tokens: false }).filter((id: number) => id < 2 || id > 4);
+      expect(mine.encode(t), t).toEqual(expected);
+    }
+  });
+
+  it("Unigram + Metaspace: same ids as transformers.js for every sample text", async () => {
+    const { tok, list } = unigram();
+    const json = JSON.stringify({
+      normalizer: { type: "Sequence", normalizers: [{ type: "NFKC" }, { type: "Lowercase" }] },
+      pre_tokenizer: { type: "Metaspace", replacement: "\u2581", prepend_scheme: "always", split: true },
+      model: { type: "Unigram", unk_id: 0, vocab: list },
+      decoder: { type: "Metaspace", replacement: "\u2581", prepend_scheme: "always", split: true },
+      post_processor: null,
+      added_tokens: [{ id: 0, content: "<unk>", special: true, single_word: false, lstrip: false, rstrip: false, normalized: false }],
+    });
+    const ref = await reference(json, { tokenizer_class: "XLMRobertaTokenizer" });
+    for (const t of ["Hello world", "hellollo  world", "hello zzz", "wor ld hel lo", "HELLO", "hezzllo wo!rld", "ｈｅｌｌｏ"]) {
+      expect(tok.encode(t), t).toEqual(ref.encode(t, { add_special_tokens: false }));
+    }
   });
 });

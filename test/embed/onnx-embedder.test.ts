@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadOnnxEmbedder } from "../../src/embed/onnx-embedder.ts";
-import { cosine, norm } from "../_helpers/tiny-models.ts";
+import { loadModel2VecDir } from "../../src/embed/model2vec-dir.ts";
+import { cosine, dirReader, norm, writeModel2VecDir } from "../_helpers/tiny-models.ts";
 import { writeOnnxModelDir } from "../_helpers/tiny-models-onnx.ts";
 
 let dir: string;
@@ -62,6 +63,17 @@ describe("ONNX embedder (transformers.js + onnxruntime-node, local files only)",
     ]);
     expect(cosine(pets!, pets2!)).toBeGreaterThan(cosine(pets!, cars!));
     expect(cosine(pets!, pets2!)).toBeGreaterThan(cosine(pets!, food!));
+  });
+
+  it("agrees with the model2vec loader on the same token table (special rows are zero, so both pool the same tokens)", async () => {
+    writeOnnxModelDir(join(dir, "onnx"), "embedder");
+    writeModel2VecDir(join(dir, "m2v"));
+    const onnx = await loadOnnxEmbedder(join(dir, "onnx"));
+    const m2v = await loadModel2VecDir(dirReader(join(dir, "m2v")));
+    const texts = ["Kittens, barking!", "the car engine on the road", "Café bread and cheese"];
+    const a = await onnx.embed(texts);
+    const b = await m2v.embed(texts);
+    for (let i = 0; i < texts.length; i++) expect(cosine(a[i]!, b[i]!)).toBeGreaterThan(0.99999);
   });
 
   it("uses a quantized file when that is the only variant present", async () => {
