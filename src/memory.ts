@@ -3,6 +3,7 @@
  * every service once. HTTP, the CLI, MCP and the file binding are thin
  * bindings over the returned `Memory`, so behaviour is identical across them.
  */
+import { createAuditService, type AuditService } from "./audit/audit-service.ts";
 import type { Config } from "./config/config.ts";
 import type { Embedder } from "./embed/embedder.ts";
 import { createDomainService, type DomainService } from "./domains/domain-service.ts";
@@ -31,6 +32,8 @@ export interface Memory {
   readonly db: Db;
   readonly write: WriteContext;
   readonly domains: DomainService;
+  /** The hash-chained audit log (SPEC §1 item 5). */
+  readonly audit: AuditService;
   ingest(body: unknown): Promise<IngestResult>;
   deleteMemory(rawId: string): Promise<{ deleted: true }>;
   health(): Promise<{ status: string; version: string; error?: string }>;
@@ -49,7 +52,9 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const db = await openStore(config.dbUrl ? { url: config.dbUrl, authToken: config.dbAuthToken } : { path: config.dbPath });
   const clock = ports.clock ?? (() => new Date());
   if (ports.embedder) await ensureVectorTable(db.client, ports.embedder.id, ports.embedder.dim);
-  const write: WriteContext = { db, clock, embedder: ports.embedder, indexHooks: [], txHooks: [], maxDocs: config.maxDocs };
+  const audit = createAuditService(db, clock);
+  // Every chunk write and delete records one audit row in its own transaction (SPEC §1 item 5).
+  const write: WriteContext = { db, clock, embedder: ports.embedder, indexHooks: [], txHooks: [audit.hook], maxDocs: config.maxDocs };
   const healthDeps: HealthDeps = {
     db, rssBytes: ports.rssBytes, sections: [],
     limits: { maxDocs: config.maxDocs, maxDbMib: config.maxDbMib, maxRssMib: config.maxRssMib },
@@ -59,7 +64,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   });
   let closed = false;
   return {
-    config, db, write, domains,
+    config, db, write, domains, audit,
     ingest: (body) => ingestStructured(write, body),
     deleteMemory: (rawId) => deleteMemory(write, parseChunkId(rawId)),
     health: () => health(db),

@@ -10,6 +10,7 @@ import { MemoryError } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
 import type { Memory } from "../memory.ts";
 import { DEPRECATED_ROUTES, DEPRECATION_VALUE } from "./deprecation.ts";
+import { auditRoutes } from "./routes/audit.ts";
 import { coreRoutes } from "./routes/core.ts";
 import { domainRoutes } from "./routes/domains.ts";
 import { ingestRoutes } from "./routes/ingest.ts";
@@ -39,6 +40,7 @@ export function createApp(memory: Memory, opts: AppOptions): Hono {
   ingestRoutes(app, memory);
   domainRoutes(app, memory);
   memoryRoutes(app, memory);
+  auditRoutes(app, memory);
   // recall routes (issue 3) register here
   // hygiene routes (issue 4) register here
   // graph routes (issue 5) register here

@@ -4,6 +4,7 @@
  */
 import type { Migration } from "./migration.ts";
 import { m001Foundation } from "./m001-foundation.ts";
+import { m005Audit } from "./m005-audit.ts";
 
 /** All migrations in order. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -11,6 +12,7 @@ export const MIGRATIONS: readonly Migration[] = [
   // recall (issue 3) migrations go here
   // hygiene (issue 4) migrations go here
   // graph (issue 5) migrations go here
+  m005Audit,
   // governance (issue 6) migrations go here
   // ump (issue 7) migrations go here
   // auth (issue 8) migrations go here

@@ -1,0 +1,29 @@
+/**
+ * Appends one hash-chained audit row inside the caller's write transaction,
+ * so the row commits with the change it records (STYLE rule 10). Writes are
+ * serialised by `Db.write`, so reading the head inside the transaction is
+ * race-free.
+ */
+import type { Exec } from "../store/db.ts";
+import { auditHead, insertAuditRow } from "../store/audit.ts";
+import { chainHash, GENESIS_HASH } from "./chain-hash.ts";
+
+/** What a governed action records. Keep `detail` free of raw personal data. */
+export interface AuditEvent {
+  action: string;
+  actor?: string;
+  target?: string;
+  detail?: Record<string, unknown>;
+}
+
+/** Appends the event; returns the new row's id and hash. */
+export async function appendAudit(tx: Exec, ev: AuditEvent, now: Date): Promise<{ id: number; hash: string }> {
+  const head = await auditHead(tx);
+  const id = (head?.id ?? 0) + 1;
+  const prevHash = head?.hash ?? GENESIS_HASH;
+  const ts = now.toISOString();
+  const detail = ev.detail ?? {};
+  const hash = chainHash(prevHash, { id, ts, action: ev.action, actor: ev.actor, target: ev.target, detail });
+  await insertAuditRow(tx, { id, ts, action: ev.action, actor: ev.actor, target: ev.target, detail, prevHash, hash });
+  return { id, hash };
+}

@@ -1,0 +1,39 @@
+/**
+ * The audit service the composition root exposes: the in-transaction hook
+ * that records every chunk write and delete, plus paging and verification.
+ */
+import type { TxHook } from "../ingest/ports.ts";
+import type { Db, Exec } from "../store/db.ts";
+import { listAuditRows, type AuditRow } from "../store/audit.ts";
+import { appendAudit, type AuditEvent } from "./append-audit.ts";
+import { verifyAuditChain, type AuditVerification } from "./verify-audit.ts";
+
+/** Audit operations. */
+export interface AuditService {
+  /** Appends inside an open write transaction. */
+  append(tx: Exec, ev: AuditEvent): Promise<{ id: number; hash: string }>;
+  /** Appends in its own transaction (for refusals and reads that change nothing else). */
+  record(ev: AuditEvent): Promise<{ id: number; hash: string }>;
+  list(opts: { after?: number; limit?: number; action?: string }): Promise<{ rows: AuditRow[]; next_after?: number }>;
+  verify(): Promise<AuditVerification>;
+  /** The txHook wired into the write path. */
+  hook: TxHook;
+}
+
+/** Builds the audit service. */
+export function createAuditService(db: Db, clock: () => Date): AuditService {
+  const append = (tx: Exec, ev: AuditEvent) => appendAudit(tx, ev, clock());
+  return {
+    append,
+    record: (ev) => db.write((tx) => append(tx, ev)),
+    async list({ after = 0, limit = 100, action }) {
+      const lim = Math.max(1, Math.min(1000, limit));
+      const rows = await listAuditRows(db.client, after, lim, action);
+      return rows.length === lim ? { rows, next_after: rows[rows.length - 1].id } : { rows };
+    },
+    verify: () => verifyAuditChain(db.client),
+    hook: async (tx, ev) => {
+      await append(tx, { action: ev.action, target: ev.chunkId !== undefined ? `chunk:${ev.chunkId}` : undefined, detail: ev.detail });
+    },
+  };
+}
