@@ -48,13 +48,14 @@ export function foldText(text: string): string {
 
 /** Creates an analyzer with its own bounded word cache. */
 export function createAnalyzer(): Analyzer {
+  // Keyed by the word as written, so a cache hit costs no lowercasing.
   const cache = new Map<string, string>();
-  const normalize = (lower: string): string => {
-    let term = cache.get(lower);
+  const normalize = (word: string): string => {
+    let term = cache.get(word);
     if (term === undefined) {
-      term = normalizeWord(lower);
+      term = normalizeWord(word.toLowerCase());
       if (cache.size >= CACHE_LIMIT) cache.clear();
-      cache.set(lower, term);
+      cache.set(word, term);
     }
     return term;
   };
@@ -70,7 +71,7 @@ export function createAnalyzer(): Analyzer {
 
 /** Analyzes one text without a cache (convenient for one-off callers; indexes should use `createAnalyzer`). */
 export function analyze(text: string): Analysis {
-  return analyzeWith(text, normalizeWord);
+  return analyzeWith(text, (word) => normalizeWord(word.toLowerCase()));
 }
 
 /** All index terms of a text, duplicates kept; the same terms the indexes store. */
@@ -95,14 +96,16 @@ export function normalizeWord(lower: string): string {
   return porterStem(w);
 }
 
-function analyzeWith(text: string, normalize: (lower: string) => string): Analysis {
+/** `normalize` maps a word as written (any case) to its term, "" for a stopword. */
+function analyzeWith(text: string, normalize: (word: string) => string): Analysis {
   const sequence: string[] = [];
   const extras: string[] = [];
-  for (const match of foldText(text).matchAll(COMPOUND)) {
-    const raw = match[0].replace(/\u2019/g, "'");
-    const isCompound = CONNECTOR.test(raw) || CAMEL_TEST.test(raw);
-    if (!isCompound) {
-      const term = normalize(raw.toLowerCase());
+  const words = foldText(text).match(COMPOUND);
+  if (words === null) return { sequence, extras };
+  for (let raw of words) {
+    if (raw.includes("\u2019")) raw = raw.replace(/\u2019/g, "'");
+    if (!mayBeCompound(raw)) {
+      const term = normalize(raw);
       if (term !== "") sequence.push(term);
       continue;
     }
@@ -111,8 +114,19 @@ function analyzeWith(text: string, normalize: (lower: string) => string): Analys
   return { sequence, extras };
 }
 
+/** Cheap scan before the regex tests: connectors, or an uppercase/non-ASCII letter after the first. */
+function mayBeCompound(raw: string): boolean {
+  let upperOrWide = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c === 95 || c === 46 || c === 45 || c === 0x2010 || c === 0x2011) return true; // _ . - ‐ ‑
+    if (i > 0 && ((c >= 65 && c <= 90) || c > 127)) upperOrWide = true;
+  }
+  return upperOrWide && CAMEL_TEST.test(raw);
+}
+
 /** Emits the parts of an identifier-like token into `sequence` and its whole form into `extras`. */
-function addCompound(raw: string, normalize: (lower: string) => string, sequence: string[], extras: string[]): void {
+function addCompound(raw: string, normalize: (word: string) => string, sequence: string[], extras: string[]): void {
   const lowerRaw = raw.toLowerCase();
   if (ENGLISH_STOPWORDS.has(lowerRaw)) return;
   // Apostrophes are word-internal, not connectors: drop the possessive, then the marks.
@@ -123,13 +137,13 @@ function addCompound(raw: string, normalize: (lower: string) => string, sequence
     for (const piece of CAMEL_TEST.test(segment) ? segment.split(CAMEL_SPLIT) : [segment]) pieces.push(piece);
   }
   if (pieces.length === 1) {
-    const term = normalize(pieces[0].toLowerCase());
+    const term = normalize(pieces[0]);
     if (term !== "") sequence.push(term);
     return;
   }
   for (const piece of pieces) {
     if (SINGLE_LETTER.test(piece)) continue; // `m` of mRNA, `T` of T-cell: too ambiguous alone
-    const term = normalize(piece.toLowerCase());
+    const term = normalize(piece);
     if (term !== "") sequence.push(term);
   }
   extras.push(wholeTerm(bare.toLowerCase()));
