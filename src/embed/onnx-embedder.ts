@@ -6,7 +6,12 @@
  * dynamic `import()` when `CAIRN_EMBED_KIND=onnx`, never statically.
  */
 import type { Embedder } from "./embedder.ts";
-import { importTransformers, inspectOnnxDir, loadFailure, pretrainedOptions } from "./onnx-files.ts";
+import { importTransformers, inspectOnnxDir, loadFailure, pretrainedOptions, type OnnxBackend } from "./onnx-files.ts";
+
+/** An Embedder backed by ONNX Runtime; `backend` tells which runtime build runs it (for logs and /health). */
+export interface OnnxEmbedder extends Embedder {
+  readonly backend: "node" | "wasm";
+}
 
 /** Options for `loadOnnxEmbedder`. */
 export interface OnnxEmbedderOptions {
@@ -14,17 +19,19 @@ export interface OnnxEmbedderOptions {
   dtype?: string;
   /** Texts per ONNX run; bounds padding memory. Default 16. */
   batchSize?: number;
+  /** ONNX Runtime build: `auto` (native, wasm if the addon cannot load; default), `node` or `wasm`. Fixed per process. */
+  backend?: OnnxBackend;
 }
 
 const WHAT = "ONNX embedding model";
 
 /** Loads a transformers.js-format ONNX embedding model from `dir`; throws `embed_model_invalid` when it cannot. */
-export async function loadOnnxEmbedder(dir: string, options: OnnxEmbedderOptions = {}): Promise<Embedder> {
+export async function loadOnnxEmbedder(dir: string, options: OnnxEmbedderOptions = {}): Promise<OnnxEmbedder> {
   const m = await inspectOnnxDir(dir, WHAT, options.dtype);
-  const t = await importTransformers(m.dir);
+  const { t, backend } = await importTransformers(m.dir, options.backend);
   let extractor: Awaited<ReturnType<typeof t.pipeline<"feature-extraction">>>;
   try {
-    extractor = await t.pipeline("feature-extraction", m.dir, pretrainedOptions(m));
+    extractor = await t.pipeline("feature-extraction", m.dir, pretrainedOptions(m, backend));
   } catch (e) {
     throw loadFailure(WHAT, m, e);
   }
@@ -55,5 +62,5 @@ export async function loadOnnxEmbedder(dir: string, options: OnnxEmbedderOptions
   } catch (e) {
     throw loadFailure(WHAT, m, e);
   }
-  return { id: `onnx:${m.name}@${m.idHash}`, dim: probe[0]!.length, tableHash: m.modelHash, embed };
+  return { id: `onnx:${m.name}@${m.idHash}`, dim: probe[0]!.length, tableHash: m.modelHash, backend, embed };
 }

@@ -3,6 +3,8 @@
  * cross-encoder): checks a transformers.js model directory before handing it
  * over, picks the ONNX weight file, hashes it for a stable id, and imports
  * `@huggingface/transformers` lazily with remote loading switched off.
+ * ONNX Runtime is onnxruntime-node by default, onnxruntime-web (wasm, local
+ * files) when asked or when the native addon cannot load.
  * Uses `node:fs`/`node:crypto` on purpose (the lead's brief for the ONNX
  * lane: it is loaded only by dynamic `import()` when `CAIRN_EMBED_KIND=onnx`
  * or a rerank model dir is set, never statically from the rest of `src/`).
@@ -10,7 +12,8 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { createRequire } from "node:module";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import { modelInvalid } from "./model2vec-invalid.ts";
 
 /** ONNX weight variants transformers.js knows, in the order we prefer them (full precision first). */
@@ -97,31 +100,81 @@ async function readJson(path: string, file: string): Promise<Record<string, unkn
   return v as Record<string, unknown>;
 }
 
-/** The transformers.js module, imported on first use with remote models disabled and no caches. */
-export async function importTransformers(dir: string): Promise<typeof import("@huggingface/transformers")> {
-  let t: typeof import("@huggingface/transformers");
+/** Which ONNX Runtime build runs the graph: the native addon, WebAssembly, or native with wasm fallback. */
+export type OnnxBackend = "auto" | "node" | "wasm";
+
+type Transformers = typeof import("@huggingface/transformers");
+// transformers.js binds its ONNX runtime once, at import, from globalThis[Symbol.for("onnxruntime")]
+// or onnxruntime-node; so the choice is per process and is remembered here.
+let loaded: Promise<{ t: Transformers; backend: "node" | "wasm" }> | undefined;
+let requested: OnnxBackend | undefined;
+
+async function pickBackend(pref: OnnxBackend): Promise<"node" | "wasm"> {
+  if (pref === "wasm") return "wasm";
   try {
-    t = await import("@huggingface/transformers");
+    await import("onnxruntime-node");
+    return "node";
   } catch (e) {
-    throw modelInvalid(`The ONNX loaders need the @huggingface/transformers package and its onnxruntime-node backend (${firstLine(e)})`);
+    if (pref === "node") throw modelInvalid(`The onnxruntime-node backend cannot load on this machine (${firstLine(e)})`);
+    return "wasm";
+  }
+}
+
+const ORT_SYMBOL = Symbol.for("onnxruntime");
+
+async function load(pref: OnnxBackend): Promise<{ t: Transformers; backend: "node" | "wasm" }> {
+  // A runtime already injected into this process (e.g. by an earlier module instance) wins in transformers.js.
+  const injected = (globalThis as Record<symbol, unknown>)[ORT_SYMBOL] !== undefined;
+  if (injected && pref === "node") throw modelInvalid("A web ONNX Runtime is already bound in this process; cannot use onnxruntime-node");
+  const backend = injected ? "wasm" : await pickBackend(pref);
+  if (backend === "wasm" && !injected) {
+    const ort = await import("onnxruntime-web");
+    // Local wasm files: transformers.js would otherwise point wasmPaths at a CDN.
+    const dist = dirname(createRequire(import.meta.url).resolve("onnxruntime-web"));
+    ort.env.wasm.wasmPaths = dist.endsWith(sep) ? dist : dist + sep;
+    (globalThis as Record<symbol, unknown>)[ORT_SYMBOL] = ort;
+  }
+  const t = await import("@huggingface/transformers");
+  return { t, backend };
+}
+
+/** transformers.js, imported on first use with remote models disabled and no caches; reports the bound backend. */
+export async function importTransformers(dir: string, pref: OnnxBackend = "auto"): Promise<{ t: Transformers; backend: "node" | "wasm" }> {
+  if (!loaded) {
+    requested = pref;
+    loaded = load(pref);
+    loaded.catch(() => {
+      loaded = undefined;
+    });
+  }
+  let out: { t: Transformers; backend: "node" | "wasm" };
+  try {
+    out = await loaded;
+  } catch (e) {
+    if ((e as { code?: string }).code === "embed_model_invalid") throw e;
+    throw modelInvalid(`The ONNX loaders need the @huggingface/transformers package and an ONNX Runtime (${firstLine(e)})`);
+  }
+  if (pref !== "auto" && pref !== out.backend) {
+    throw modelInvalid(`ONNX Runtime is already bound to the ${out.backend} backend in this process (first asked for "${requested}"); cannot switch to ${pref}`);
   }
   // Local files only: never reach a hub, never write a cache. The model id is an absolute path,
   // which transformers.js reads directly; localModelPath is set to its parent for the same reason.
-  t.env.allowRemoteModels = false;
-  t.env.allowLocalModels = true;
-  t.env.localModelPath = dirname(dir);
-  t.env.useFSCache = false;
-  t.env.useBrowserCache = false;
-  return t;
+  out.t.env.allowRemoteModels = false;
+  out.t.env.allowLocalModels = true;
+  out.t.env.localModelPath = dirname(dir);
+  out.t.env.useFSCache = false;
+  out.t.env.useBrowserCache = false;
+  return out;
 }
 
 /** Options passed to every transformers.js `from_pretrained` / `pipeline` for a checked directory. */
-export function pretrainedOptions(m: OnnxModelDir) {
+export function pretrainedOptions(m: OnnxModelDir, backend: "node" | "wasm") {
   return {
     local_files_only: true,
     subfolder: m.subfolder,
     dtype: m.dtype as "fp32",
-    device: "cpu" as const,
+    // With an injected (wasm) runtime transformers.js lists no devices; "auto" lets ORT use its default, wasm.
+    device: backend === "node" ? ("cpu" as const) : ("auto" as const),
     use_external_data_format: m.externalData,
   };
 }

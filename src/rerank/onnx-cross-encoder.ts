@@ -8,7 +8,7 @@
  * "relevant" label) for two-label ones. Node-only: reached through dynamic
  * `import()` only when a rerank model dir is configured.
  */
-import { importTransformers, inspectOnnxDir, loadFailure, pretrainedOptions } from "../embed/onnx-files.ts";
+import { importTransformers, inspectOnnxDir, loadFailure, pretrainedOptions, type OnnxBackend } from "../embed/onnx-files.ts";
 
 /** A loaded cross-encoder. */
 export interface CrossEncoder {
@@ -16,6 +16,8 @@ export interface CrossEncoder {
   readonly id: string;
   /** One score per document, higher = more relevant; same order as `docs`. */
   score(query: string, docs: string[]): Promise<number[]>;
+  /** Which ONNX Runtime build runs it. */
+  readonly backend: "node" | "wasm";
 }
 
 /** Options for `loadOnnxCrossEncoder`. */
@@ -24,6 +26,8 @@ export interface OnnxCrossEncoderOptions {
   dtype?: string;
   /** Pairs per ONNX run. Default 16. */
   batchSize?: number;
+  /** ONNX Runtime build: `auto` (native, wasm if the addon cannot load; default), `node` or `wasm`. Fixed per process. */
+  backend?: OnnxBackend;
   /** Token cap per pair (truncation); default the tokenizer's model_max_length, at most 512. */
   maxLength?: number;
 }
@@ -33,12 +37,12 @@ const WHAT = "ONNX cross-encoder model";
 /** Loads a sequence-classification ONNX model from `dir`; throws `embed_model_invalid` when it cannot. */
 export async function loadOnnxCrossEncoder(dir: string, options: OnnxCrossEncoderOptions = {}): Promise<CrossEncoder> {
   const m = await inspectOnnxDir(dir, WHAT, options.dtype);
-  const t = await importTransformers(m.dir);
+  const { t, backend } = await importTransformers(m.dir, options.backend);
   let tokenizer: Awaited<ReturnType<typeof t.AutoTokenizer.from_pretrained>>;
   let model: Awaited<ReturnType<typeof t.AutoModelForSequenceClassification.from_pretrained>>;
   try {
     tokenizer = await t.AutoTokenizer.from_pretrained(m.dir, { local_files_only: true });
-    model = await t.AutoModelForSequenceClassification.from_pretrained(m.dir, pretrainedOptions(m));
+    model = await t.AutoModelForSequenceClassification.from_pretrained(m.dir, pretrainedOptions(m, backend));
   } catch (e) {
     throw loadFailure(WHAT, m, e);
   }
@@ -68,5 +72,5 @@ export async function loadOnnxCrossEncoder(dir: string, options: OnnxCrossEncode
   } catch (e) {
     throw loadFailure(WHAT, m, e);
   }
-  return { id: `onnx-rerank:${m.name}@${m.idHash}`, score };
+  return { id: `onnx-rerank:${m.name}@${m.idHash}`, backend, score };
 }

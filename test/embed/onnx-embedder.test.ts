@@ -24,6 +24,7 @@ describe("ONNX embedder (transformers.js + onnxruntime-node, local files only)",
     writeOnnxModelDir(m, "embedder", { dim: 24 });
     const e = await loadOnnxEmbedder(m);
     expect(e.dim).toBe(24);
+    expect(e.backend).toBe("node");
     const vs = await e.embed(["the cat and the dog", "bread with cheese", "a truck on the road!"]);
     expect(vs).toHaveLength(3);
     for (const v of vs) {
