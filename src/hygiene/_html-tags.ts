@@ -3,6 +3,11 @@
  * start and end tags and splits their attributes the way a browser
  * tokenizer does (quoted, unquoted and bare attributes; `/` between
  * attributes), keeping raw offsets so untouched tags are emitted verbatim.
+ *
+ * One deliberate difference from a browser: an unquoted `<` ends the tag
+ * (as unterminated), so `<scr<script>` is read as `<scr` followed by a real
+ * `<script>` tag. Every attribute is still checked under one reading or the
+ * other, and the strip's fixed point removes what the joined text becomes.
  */
 
 /** One attribute with its raw span inside the source text (leading whitespace included). */
@@ -33,17 +38,19 @@ export function readTag(text: string, at: number): RawTag | null {
   if (closing) i++;
   if (i >= text.length || !isLetter(text[i])) return null;
   const nameStart = i;
-  while (i < text.length && !isSpace(text[i]) && text[i] !== "/" && text[i] !== ">") i++;
+  while (i < text.length && !isSpace(text[i]) && text[i] !== "/" && text[i] !== ">" && text[i] !== "<") i++;
   const name = text.slice(nameStart, i).toLowerCase();
   const attributes: RawAttribute[] = [];
+  const cut = (end: number): RawTag => ({ start: at, end, name, closing, attributes, terminated: false });
   while (i < text.length) {
     const attrStart = i;
     while (i < text.length && (isSpace(text[i]) || text[i] === "/")) i++;
     if (i >= text.length) break;
     if (text[i] === ">") return { start: at, end: i + 1, name, closing, attributes, terminated: true };
+    if (text[i] === "<") return cut(i);
     const n0 = i;
-    i++; // the first name character may be anything but space, `/` or `>` (even `=`)
-    while (i < text.length && !isSpace(text[i]) && text[i] !== "/" && text[i] !== ">" && text[i] !== "=") i++;
+    i++; // the first name character may be anything but space, `/`, `>` or `<` (even `=`)
+    while (i < text.length && !isSpace(text[i]) && text[i] !== "/" && text[i] !== ">" && text[i] !== "=" && text[i] !== "<") i++;
     const attrName = text.slice(n0, i).toLowerCase();
     let j = i;
     while (j < text.length && isSpace(text[j])) j++;
@@ -59,14 +66,14 @@ export function readTag(text: string, at: number): RawTag | null {
         i = close === -1 ? text.length : close + 1;
       } else {
         const v0 = j;
-        while (j < text.length && !isSpace(text[j]) && text[j] !== ">") j++;
+        while (j < text.length && !isSpace(text[j]) && text[j] !== ">" && text[j] !== "<") j++;
         value = text.slice(v0, j);
         i = j;
       }
     }
     attributes.push({ name: attrName, value, start: attrStart, end: i });
   }
-  return { start: at, end: text.length, name, closing, attributes, terminated: false };
+  return cut(text.length);
 }
 
 const NAMED: Record<string, string> = {

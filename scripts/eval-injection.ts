@@ -1,0 +1,117 @@
+/**
+ * Measures the injection screen (`src/hygiene/screen.ts`, SPEC §1) over
+ * `../shared/data/prompt-injection/`: detection rate (verdict not `clean`)
+ * on attacks and false-positive rate on benign rows, per dataset and per
+ * half. Rules were tuned on the even half (0-based row index even); the odd
+ * half is held out.
+ *
+ *   npx tsx scripts/eval-injection.ts [--misses] [--fps] [--half odd|even]
+ *
+ * Sets:
+ * - hijacking: `hijacking_robustness_dataset.jsonl`, field `attack` (the
+ *   attacker's input; `pre_prompt`/`post_prompt` are the defence);
+ * - valid.json injections: rows with `label` 1; valid.json benign: `label` 0;
+ * - NotInject one/two/three: benign prompts salted with trigger words.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { screen, type Verdict } from "../src/hygiene/screen.ts";
+
+const DATA = resolve(import.meta.dirname, "../../shared/data/prompt-injection");
+
+interface Set {
+  name: string;
+  attack: boolean;
+  texts: string[];
+}
+
+function load(): Set[] {
+  const sets: Set[] = [];
+  const hijack = readFileSync(join(DATA, "hijacking_robustness_dataset.jsonl"), "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => (JSON.parse(l) as { attack: string }).attack);
+  sets.push({ name: "hijacking (attacks)", attack: true, texts: hijack });
+  const valid = JSON.parse(readFileSync(join(DATA, "valid.json"), "utf8")) as { prompt: string; label: number }[];
+  sets.push({ name: "valid.json injections", attack: true, texts: valid.filter((r) => r.label === 1).map((r) => r.prompt) });
+  sets.push({ name: "valid.json benign", attack: false, texts: valid.filter((r) => r.label === 0).map((r) => r.prompt) });
+  for (const part of ["one", "two", "three"]) {
+    const rows = JSON.parse(readFileSync(join(DATA, `NotInject_${part}.json`), "utf8")) as { prompt: string }[];
+    sets.push({ name: `NotInject_${part} (benign)`, attack: false, texts: rows.map((r) => r.prompt) });
+  }
+  return sets;
+}
+
+/** Real benign text outside the injection sets, as an extra false-positive control (skipped when absent). */
+function controls(): Set[] {
+  const out: Set[] = [];
+  const scifact = resolve(DATA, "../scifact/corpus.jsonl");
+  if (existsSync(scifact)) {
+    const docs = readFileSync(scifact, "utf8").split("\n").filter((l) => l.trim() !== "");
+    out.push({ name: "control: SciFact abstracts", attack: false, texts: docs.map((l) => { const d = JSON.parse(l) as { title: string; text: string }; return `${d.title}\n${d.text}`; }) });
+  }
+  const locomo = resolve(DATA, "../locomo/locomo-dev.json");
+  if (existsSync(locomo)) {
+    const convs = JSON.parse(readFileSync(locomo, "utf8")) as { conversation: Record<string, unknown> }[];
+    const turns: string[] = [];
+    for (const c of convs) {
+      for (const [k, v] of Object.entries(c.conversation)) {
+        if (/^session_\d+$/.test(k) && Array.isArray(v)) for (const t of v as { text?: string }[]) if (t.text) turns.push(t.text);
+      }
+    }
+    out.push({ name: "control: LoCoMo dialogue turns", attack: false, texts: turns });
+  }
+  const blns = resolve(DATA, "../unicode/blns.json");
+  if (existsSync(blns)) out.push({ name: "control: naughty strings (blns)", attack: false, texts: JSON.parse(readFileSync(blns, "utf8")) as string[] });
+  return out;
+}
+
+function main(): void {
+  if (!existsSync(DATA)) {
+    console.log(`Prompt-injection data not found at ${DATA}; skipping`);
+    return;
+  }
+  const args = process.argv.slice(2);
+  const onlyHalf = args.includes("--half") ? args[args.indexOf("--half") + 1] : null;
+  const sets = [...load(), ...controls()];
+  const reasonCounts = new Map<string, { attack: number; benign: number }>();
+  console.log("Injection screen: share of rows whose verdict is not clean (detection on attacks, false positives on benign rows)\n");
+  console.log("| set | rows | even half (tuning) | odd half (held out) | all | quarantine | reject |");
+  console.log("|---|---|---|---|---|---|---|");
+  let notInjectRows = 0;
+  let notInjectFlagged = 0;
+  for (const set of sets) {
+    const flagged = [0, 0];
+    const sizes = [0, 0];
+    const verdicts: Record<Verdict, number> = { clean: 0, quarantine: 0, reject: 0 };
+    set.texts.forEach((text, i) => {
+      const r = screen(text);
+      const half = i % 2;
+      sizes[half]++;
+      verdicts[r.verdict]++;
+      if (r.verdict !== "clean") flagged[half]++;
+      for (const reason of r.reasons) {
+        const c = reasonCounts.get(reason) ?? { attack: 0, benign: 0 };
+        c[set.attack ? "attack" : "benign"]++;
+        reasonCounts.set(reason, c);
+      }
+      const show = onlyHalf === null || (onlyHalf === "odd") === (half === 1);
+      if (show && set.attack && r.verdict === "clean" && args.includes("--misses")) console.log("MISS", JSON.stringify(text.slice(0, 300)));
+      if (show && !set.attack && r.verdict !== "clean" && args.includes("--fps")) console.log("FP", r.reasons.join(","), JSON.stringify(text.slice(0, 300)));
+    });
+    if (set.name.startsWith("NotInject")) {
+      notInjectRows += set.texts.length;
+      notInjectFlagged += flagged[0] + flagged[1];
+    }
+    const pct = (a: number, b: number) => (b === 0 ? "n/a" : `${((100 * a) / b).toFixed(1)}% (${a}/${b})`);
+    console.log(
+      `| ${set.name} | ${set.texts.length} | ${pct(flagged[0], sizes[0])} | ${pct(flagged[1], sizes[1])} | ${pct(flagged[0] + flagged[1], set.texts.length)} | ${verdicts.quarantine} | ${verdicts.reject} |`,
+    );
+  }
+  console.log(`\nNotInject overall false-positive rate: ${((100 * notInjectFlagged) / notInjectRows).toFixed(1)}% (${notInjectFlagged}/${notInjectRows})`);
+  console.log("\n| reason | rows among attacks | rows among benign |");
+  console.log("|---|---|---|");
+  for (const [reason, c] of [...reasonCounts].sort((a, b) => b[1].attack - a[1].attack)) console.log(`| ${reason} | ${c.attack} | ${c.benign} |`);
+}
+
+main();

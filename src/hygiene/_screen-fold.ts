@@ -1,0 +1,37 @@
+/**
+ * The text view the injection screen reads: invisible characters stripped
+ * (SPEC §1: verdicts are taken after that strip), NFKC (fullwidth and
+ * mathematical letters become ASCII), diacritics removed, common
+ * Cyrillic, Greek and small-capital look-alikes folded to Latin, lowercase,
+ * runs of spaces and tabs collapsed. Newlines are kept for line rules.
+ */
+import { stripInvisible } from "./invisible-chars.ts";
+
+// Look-alikes NFKC leaves alone (Unicode confusables, the Latin-looking subset).
+const CONFUSABLES: Record<string, string> = {
+  // Cyrillic
+  а: "a", в: "b", е: "e", ё: "e", к: "k", м: "m", н: "h", о: "o", р: "p", с: "c", т: "t", у: "y", х: "x",
+  ѕ: "s", і: "i", ї: "i", ј: "j", ԁ: "d", ԛ: "q", ԝ: "w", ӏ: "l", һ: "h", ɡ: "g", ү: "y", ѡ: "w",
+  А: "a", В: "b", Е: "e", К: "k", М: "m", Н: "h", О: "o", Р: "p", С: "c", Т: "t", Х: "x", У: "y",
+  Ѕ: "s", І: "i", Ј: "j", Ү: "y", Ԛ: "q", Ԝ: "w",
+  // Greek
+  α: "a", ο: "o", ι: "i", κ: "k", ν: "v", ρ: "p", τ: "t", υ: "u", χ: "x", ε: "e", ϲ: "c",
+  Α: "a", Β: "b", Ε: "e", Ζ: "z", Η: "h", Ι: "i", Κ: "k", Μ: "m", Ν: "n", Ο: "o", Ρ: "p", Τ: "t", Υ: "y", Χ: "x",
+  // Small capitals and other Latin-looking letters
+  ᴀ: "a", ʙ: "b", ᴄ: "c", ᴅ: "d", ᴇ: "e", ғ: "f", ɢ: "g", ʜ: "h", ɪ: "i", ᴊ: "j", ᴋ: "k", ʟ: "l", ᴍ: "m",
+  ɴ: "n", ᴏ: "o", ᴘ: "p", ʀ: "r", ꜱ: "s", ᴛ: "t", ᴜ: "u", ᴠ: "v", ᴡ: "w", ʏ: "y", ᴢ: "z", ı: "i", ɑ: "a", ł: "l",
+  // Punctuation look-alikes
+  "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-", "\u00a0": " ",
+};
+const CONFUSABLE_PATTERN = new RegExp(`[${Object.keys(CONFUSABLES).join("")}]`, "gu");
+
+/** Folds text into the screen's comparison form. */
+export function foldForScreen(text: string): string {
+  return stripInvisible(text)
+    .normalize("NFKC")
+    .replace(CONFUSABLE_PATTERN, (c) => CONFUSABLES[c])
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .replace(/[ \t\r\f\v]+/g, " ");
+}

@@ -1,0 +1,80 @@
+/**
+ * The injection screen (SPEC §1 "Trust rules"): the single seam that
+ * decides `clean`, `quarantine` or `reject` for a text, deterministically
+ * and without a model. Rules read the folded view (invisible characters
+ * stripped, NFKC, look-alikes folded), so the strip can only add evidence:
+ * a verdict never moves back toward `clean` because of it. The presence of
+ * unexplained invisible characters in the original is itself a signal.
+ *
+ * Each firing family adds its weight once; the score is the sum, capped at
+ * 1. `quarantine` from 0.5, `reject` at 1 — one strong family (e.g. an
+ * instruction override, 0.8) quarantines; two independent families
+ * together, or tag-block smuggling alone, reject.
+ */
+import { foldForScreen } from "./_screen-fold.ts";
+import { PHRASE_RULES } from "./_screen-rules.ts";
+import { decodePayloads, longestFlood, scanHidden } from "./_screen-signals.ts";
+
+/** The three outcomes of SPEC §1, lowercase. */
+export type Verdict = "clean" | "quarantine" | "reject";
+
+/** A screen result: the verdict, the families that fired (sorted), and the score in [0, 1]. */
+export interface ScreenResult {
+  verdict: Verdict;
+  reasons: string[];
+  score: number;
+}
+
+/** Score at which a text is quarantined. */
+export const QUARANTINE_AT = 0.5;
+/** Score at which a text is rejected. */
+export const REJECT_AT = 1;
+/** Weights of the structural signals (the phrase rules carry their own). */
+export const SIGNAL_WEIGHTS = {
+  hidden_characters: 0.5,
+  tag_smuggling: 1,
+  token_flood: 0.5,
+  encoded_payload: 0.5,
+  dan_persona: 0.5,
+} as const;
+/** Repetitions of one short unit that count as a flood. */
+export const FLOOD_MIN = 30;
+
+const MAX_DECODED = 16;
+
+function phraseHits(folded: string, into: Map<string, number>): void {
+  for (const rule of PHRASE_RULES) {
+    if (into.has(rule.id)) continue;
+    if (rule.patterns.some((p) => p.test(folded))) into.set(rule.id, rule.weight);
+  }
+}
+
+/** Screens one text; pure and deterministic. */
+export function screen(text: string): ScreenResult {
+  const hits = new Map<string, number>();
+  const folded = foldForScreen(text);
+  phraseHits(folded, hits);
+
+  const hidden = scanHidden(text);
+  if (hidden.unexplained > 0) hits.set("hidden_characters", SIGNAL_WEIGHTS.hidden_characters);
+  if (/[A-Za-z]/.test(hidden.tagText)) hits.set("tag_smuggling", SIGNAL_WEIGHTS.tag_smuggling);
+
+  if (longestFlood(folded) >= FLOOD_MIN) hits.set("token_flood", SIGNAL_WEIGHTS.token_flood);
+  // The all-caps persona name of the "Do Anything Now" family; "Dan" the person stays clean.
+  if (/\bDAN\b/.test(text) && /\b(?:mode|can do anything|do anything now|jailbreak|stay in character|as DAN)\b/i.test(text)) {
+    hits.set("dan_persona", SIGNAL_WEIGHTS.dan_persona);
+  }
+
+  const decoded = decodePayloads(text).slice(0, MAX_DECODED);
+  if (hidden.tagText !== "") decoded.push(hidden.tagText);
+  for (const d of decoded) {
+    const inner = new Map<string, number>();
+    phraseHits(foldForScreen(d), inner);
+    if (inner.size > 0) hits.set("encoded_payload", SIGNAL_WEIGHTS.encoded_payload + Math.max(...inner.values()));
+  }
+
+  const sum = [...hits.values()].reduce((a, b) => a + b, 0);
+  const score = Math.min(1, Math.round(sum * 100) / 100);
+  const verdict: Verdict = score >= REJECT_AT ? "reject" : score >= QUARANTINE_AT ? "quarantine" : "clean";
+  return { verdict, reasons: [...hits.keys()].sort(), score };
+}
