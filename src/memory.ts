@@ -9,6 +9,8 @@ import type { Embedder } from "./embed/embedder.ts";
 import { createDomainService, type DomainService } from "./domains/domain-service.ts";
 import type { WriteContext } from "./ingest/context.ts";
 import { ingestStructured, type IngestResult } from "./ingest/ingest-structured.ts";
+import { ingestAdd, ingestMemory, type EntryResult } from "./ingest/ingest-memory.ts";
+import { createQuarantineService, type QuarantineService } from "./quarantine/quarantine-service.ts";
 import type { IndexHooks, TxHook } from "./ingest/ports.ts";
 import { deleteMemory, parseChunkId } from "./lifecycle/delete-memory.ts";
 import { health, healthDb, stats, type HealthDeps } from "./ops/health-service.ts";
@@ -35,6 +37,12 @@ export interface Memory {
   /** The hash-chained audit log (SPEC §1 item 5). */
   readonly audit: AuditService;
   ingest(body: unknown): Promise<IngestResult>;
+  /** `POST /ingest/memory`: strip + skip rule per entry. */
+  ingestMemory(body: unknown): Promise<EntryResult | Record<string, unknown>>;
+  /** `POST /add` (deprecated): strip only. */
+  add(body: unknown): Promise<EntryResult>;
+  /** Quarantine review (SPEC §4.4). */
+  readonly quarantine: QuarantineService;
   deleteMemory(rawId: string): Promise<{ deleted: true }>;
   health(): Promise<{ status: string; version: string; error?: string }>;
   healthDb(): Promise<Record<string, unknown>>;
@@ -54,9 +62,15 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   if (ports.embedder) await ensureVectorTable(db.client, ports.embedder.id, ports.embedder.dim);
   const audit = createAuditService(db, clock);
   // Every chunk write and delete records one audit row in its own transaction (SPEC §1 item 5).
-  const write: WriteContext = { db, clock, embedder: ports.embedder, indexHooks: [], txHooks: [audit.hook], maxDocs: config.maxDocs };
+  const write: WriteContext = { db, clock, embedder: ports.embedder, indexHooks: [], txHooks: [audit.hook], maxDocs: config.maxDocs,
+    injectionPolicy: config.injectionPolicy };
   const healthDeps: HealthDeps = {
-    db, rssBytes: ports.rssBytes, sections: [],
+    db, rssBytes: ports.rssBytes,
+    // SPEC §1 Trust rules: the screen is deterministic rules; no model classifier is shipped, so it is "absent".
+    sections: [() => ({
+      injection_classifier: "absent", injection_classifier_loaded: false, injection_screen: "rules",
+      injection_policy: config.injectionPolicy, allow_policy_bypasses: false,
+    })],
     limits: { maxDocs: config.maxDocs, maxDbMib: config.maxDbMib, maxRssMib: config.maxRssMib },
   };
   const domains = createDomainService(db, clock, (ids) => {
@@ -66,6 +80,9 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   return {
     config, db, write, domains, audit,
     ingest: (body) => ingestStructured(write, body),
+    ingestMemory: (body) => ingestMemory(write, body, config.ingestSkipPatterns),
+    add: (body) => ingestAdd(write, body),
+    quarantine: createQuarantineService(write),
     deleteMemory: (rawId) => deleteMemory(write, parseChunkId(rawId)),
     health: () => health(db),
     healthDb: () => healthDb(healthDeps),

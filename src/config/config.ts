@@ -7,6 +7,9 @@
 /** Write posture (SPEC §1). */
 export type WritePosture = "open" | "review";
 
+/** Injection policy: `quarantine` stores flagged (default), `reject` refuses, `log` stores unflagged with the verdict recorded. */
+export type InjectionPolicy = "quarantine" | "reject" | "log";
+
 /** Fully-defaulted configuration passed down from boot. */
 export interface Config {
   /** Bind address (`BIND_ADDR`, default 127.0.0.1). */
@@ -31,6 +34,10 @@ export interface Config {
   multiDb: boolean;
   /** Request deadline in ms (SPEC §8: 30 s). */
   requestDeadlineMs: number;
+  /** What a write door does with a Quarantine verdict (`INJECTION_POLICY`, SPEC §1 Trust rules). */
+  injectionPolicy: InjectionPolicy;
+  /** Skip-rule prefixes for `/ingest/memory` (`CAIRN_INGEST_SKIP_PATTERNS`, SPEC §1 Input hygiene). */
+  ingestSkipPatterns: string[];
   /** Every raw variable this project knows, for features that parse their own rows. */
   raw: Readonly<Record<string, string | undefined>>;
 }

@@ -5,6 +5,7 @@
  * (SPEC §1 Runtime rules).
  */
 import type { Config } from "./config.ts";
+import { parseSkipPatterns } from "../hygiene/skip-patterns.ts";
 import { ConfigError, readBool, readEnum, readInt, readString } from "./read-var.ts";
 
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/;
@@ -43,6 +44,8 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     maxRssMib: readInt(env, "CAIRN_MAX_RSS_MIB", 512, 1, 10_000_000),
     multiDb,
     requestDeadlineMs: readInt(env, "CAIRN_REQUEST_DEADLINE_MS", 30_000, 1, 3_600_000),
+    injectionPolicy: readEnum(env, "INJECTION_POLICY", ["quarantine", "reject", "log"] as const, "quarantine"),
+    ingestSkipPatterns: parseSkipPatterns(env.CAIRN_INGEST_SKIP_PATTERNS),
     raw: { ...env },
   };
 }

@@ -17,6 +17,7 @@ import { ingestRoutes } from "./routes/ingest.ts";
 import { memoryRoutes } from "./routes/memory.ts";
 import type { AppOptions } from "./options.ts";
 import { toErrorResponse } from "./status.ts";
+import { writeDoorRoutes } from "./routes/write-doors.ts";
 
 export type { AppOptions } from "./options.ts";
 
@@ -42,6 +43,7 @@ export function createApp(memory: Memory, opts: AppOptions): Hono {
   memoryRoutes(app, memory);
   auditRoutes(app, memory);
   // recall routes (issue 3) register here
+  writeDoorRoutes(app, memory);
   // hygiene routes (issue 4) register here
   // graph routes (issue 5) register here
   // governance routes (issue 6) register here

@@ -1,4 +1,5 @@
 /** What every write door needs: the store, a clock, the embedder and the hooks (built by the composition root). */
+import type { InjectionPolicy } from "../config/config.ts";
 import type { Embedder } from "../embed/embedder.ts";
 import type { Db } from "../store/db.ts";
 import type { Clock, IndexHooks, TxHook } from "./ports.ts";
@@ -14,4 +15,6 @@ export interface WriteContext {
   txHooks: TxHook[];
   /** Capacity envelope for the 507 guard (SPEC §8). */
   maxDocs: number;
+  /** What the screen does with a Quarantine verdict. */
+  injectionPolicy: InjectionPolicy;
 }

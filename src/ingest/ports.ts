@@ -11,6 +11,8 @@ export interface IndexHooks {
   added(chunk: Chunk, vector?: Float32Array): void;
   /** Called after a chunk is deleted. */
   removed(id: number): void;
+  /** Called after a stored chunk's labels changed (e.g. released from quarantine). */
+  changed?(chunk: Chunk): void;
 }
 
 /** Runs inside a write transaction after the change rows, so the audit row commits with them (STYLE rule 10). */

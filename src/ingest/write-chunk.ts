@@ -8,6 +8,7 @@ import type { Chunk, NewChunk } from "../core/types.ts";
 import { countChunks, findChunkByHash, getChunk, insertChunk } from "../store/chunks.ts";
 import type { Exec } from "../store/db.ts";
 import { putVector } from "../store/vectors.ts";
+import { screenWrite } from "./screen-write.ts";
 import type { WriteContext } from "./context.ts";
 
 /** Outcome of one chunk write: a value, not an exception (STYLE rule 8). */
@@ -25,6 +26,11 @@ export type ExtraWrites = (tx: Exec, chunkId: number, now: string) => Promise<vo
 export async function writeChunk(ctx: WriteContext, c: NewChunk, extra?: ExtraWrites, action = "ingest"): Promise<WriteOutcome> {
   const dup = await findChunkByHash(ctx.db.client, c.contentHash);
   if (dup) return { id: dup.id, status: "duplicate", domain: dup.domain, chunk: dup };
+  // SPEC §1: every door is screened; verdicts only move toward quarantine/reject.
+  const verdict = screenWrite(ctx.injectionPolicy, c.content, c.title);
+  if (verdict.result.verdict !== "clean") {
+    c = { ...c, flagged: c.flagged || verdict.flagged, meta: { ...(c.meta ?? {}), screen: verdict.result } };
+  }
   const vector = ctx.embedder ? (await ctx.embedder.embed([embedText(c)]))[0] : undefined;
   const now = (c.createdAt ?? ctx.clock().toISOString());
   const out = await ctx.db.write(async (tx) => {
@@ -37,7 +43,9 @@ export async function writeChunk(ctx: WriteContext, c: NewChunk, extra?: ExtraWr
     const id = await insertChunk(tx, c, now);
     if (vector) await putVector(tx, id, vector);
     if (extra) await extra(tx, id, now);
-    for (const h of ctx.txHooks) await h(tx, { action, chunkId: id, detail: { domain: c.domain, source: c.source, content_hash: c.contentHash } });
+    const detail: Record<string, unknown> = { domain: c.domain, source: c.source, content_hash: c.contentHash };
+    if (c.flagged) detail.flagged = true;
+    for (const h of ctx.txHooks) await h(tx, { action, chunkId: id, detail });
     const chunk = (await getChunk(tx, id))!;
     return { id, status: "created" as const, domain: c.domain, chunk };
   });

@@ -1,0 +1,119 @@
+/**
+ * Raw memory doors (SPEC §1 Input hygiene, §4.2): `POST /ingest/memory`
+ * runs the reasoning-tag strip plus the skip rule per entry; deprecated
+ * `POST /add` runs the strip only. Entries are stored with `source`
+ * `memory`. Each entry is its own write: one bad entry never aborts the rest.
+ */
+import { MemoryError, isMemoryError } from "../core/errors.ts";
+import { xxh3Hex } from "../core/content-hash.ts";
+import type { NewChunk, Origin } from "../core/types.ts";
+import { GLOBAL_DOMAIN, normalizeDomainName } from "../domains/domain-name.ts";
+import { cleanMemoryEntry } from "../hygiene/clean-memory-entry.ts";
+import { stripReasoning } from "../hygiene/strip-reasoning.ts";
+import { confidenceFor } from "./confidence.ts";
+import type { WriteContext } from "./context.ts";
+import { optionalString, requireObject } from "./fields.ts";
+import { requireRegisteredDomain } from "./ingest-structured.ts";
+import { validateContent, validateTitle } from "./validate-ingest.ts";
+import { writeChunk } from "./write-chunk.ts";
+
+/** One entry's outcome (this project's shape, consistent with `/ingest`). */
+export interface EntryResult {
+  id?: number;
+  status: "created" | "duplicate" | "skipped" | "rejected";
+  domain?: string;
+  flagged?: boolean;
+  reason?: string;
+  error?: { code: string; message: string };
+}
+
+const ORIGINS: readonly Origin[] = ["human", "model", "agent", "operator"];
+
+interface Entry {
+  content: string;
+  title?: string;
+  domain?: string;
+  origin?: Origin;
+}
+
+function parseEntry(raw: unknown, defaults: { domain?: string; origin?: Origin }): Entry {
+  if (typeof raw === "string") return { content: raw, ...defaults };
+  const o = requireObject(raw);
+  if (typeof o.content !== "string") validateContent(o.content);
+  const e: Entry = { content: o.content as string };
+  if (o.title !== undefined) e.title = validateTitle(o.title);
+  const d = o.domain ?? defaults.domain;
+  if (d !== undefined) e.domain = normalizeDomainName(d);
+  const origin = optionalString(o, "origin", 16) ?? defaults.origin;
+  if (origin !== undefined) {
+    if (!(ORIGINS as readonly string[]).includes(origin)) throw new MemoryError("invalid_request", "origin must be human, model, agent or operator", { field: "origin" });
+    e.origin = origin as Origin;
+  }
+  return e;
+}
+
+async function writeEntry(ctx: WriteContext, e: Entry, text: string, action: string): Promise<EntryResult> {
+  const content = validateContent(text);
+  const domain = e.domain ?? GLOBAL_DOMAIN;
+  await requireRegisteredDomain(ctx, domain);
+  const chunk: NewChunk = {
+    content, domain, contentHash: await xxh3Hex(content), source: "memory",
+    origin: e.origin ?? "agent", confidence: confidenceFor("memory", undefined), flagged: false,
+  };
+  if (e.title !== undefined) chunk.title = e.title;
+  const out = await writeChunk(ctx, chunk, undefined, action);
+  const r: EntryResult = { id: out.id, status: out.status, domain: out.domain };
+  if (out.chunk.flagged) r.flagged = true;
+  return r;
+}
+
+function failure(e: unknown): EntryResult {
+  if (!isMemoryError(e) || e.code === "capacity_exceeded") throw e;
+  return { status: "rejected", error: { code: e.code, message: e.message } };
+}
+
+/** Reads `{content, …}` (one entry) or `{entries: [...]}` (many) from a body. */
+function readEntries(body: Record<string, unknown>): { entries: unknown[]; batch: boolean } {
+  if (body.entries !== undefined) {
+    if (!Array.isArray(body.entries)) throw new MemoryError("invalid_request", "entries must be an array", { field: "entries" });
+    if (body.entries.length === 0 || body.entries.length > 1000) {
+      throw new MemoryError("invalid_request", "entries must hold 1 to 1000 items", { field: "entries", min: 1, max: 1000 });
+    }
+    return { entries: body.entries, batch: true };
+  }
+  return { entries: [body], batch: false };
+}
+
+/** `POST /ingest/memory`: strip + skip per entry. A single entry replies with its result; a batch with `{results, counts}`. */
+export async function ingestMemory(ctx: WriteContext, raw: unknown, skipPatterns: readonly string[]) {
+  const body = requireObject(raw);
+  const { entries, batch } = readEntries(body);
+  const defaults = { domain: body.domain as string | undefined, origin: body.origin as Origin | undefined };
+  const results: EntryResult[] = [];
+  for (const item of entries) {
+    try {
+      const e = parseEntry(item, batch ? defaults : {});
+      const cleaned = cleanMemoryEntry(e.content, skipPatterns);
+      if (!cleaned.kept) {
+        results.push({ status: "skipped", reason: cleaned.reason });
+        continue;
+      }
+      results.push(await writeEntry(ctx, e, cleaned.text, "ingest_memory"));
+    } catch (err) {
+      if (!batch) throw err;
+      results.push(failure(err));
+    }
+  }
+  if (!batch) return results[0];
+  const counts = { created: 0, duplicate: 0, skipped: 0, rejected: 0 };
+  for (const r of results) counts[r.status]++;
+  return { results, ...counts };
+}
+
+/** `POST /add` (deprecated, SPEC §9.5): reasoning strip only, one entry. */
+export async function ingestAdd(ctx: WriteContext, raw: unknown): Promise<EntryResult> {
+  const e = parseEntry(requireObject(raw), {});
+  const text = stripReasoning(e.content);
+  if (text.trim() === "") return { status: "skipped", reason: "empty" };
+  return await writeEntry(ctx, e, text, "add");
+}
