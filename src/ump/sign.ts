@@ -60,8 +60,8 @@ export interface VerifyRecordOptions {
  * Verifies a record's integrity. An L2 record that has only a content hash
  * passes with `signed: false` unless `requireSignature` is set.
  */
-export function verifyRecord(record: { integrity?: unknown }, opts: VerifyRecordOptions = {}): VerifyRecordResult {
-  const integrity = record.integrity as Partial<UmpIntegrity> | undefined;
+export function verifyRecord(record: object, opts: VerifyRecordOptions = {}): VerifyRecordResult {
+  const integrity = (record as { integrity?: unknown }).integrity as Partial<UmpIntegrity> | undefined;
   if (!integrity || typeof integrity !== "object" || typeof integrity.content_hash !== "string") {
     return { ok: false, reason: "missing_integrity" };
   }

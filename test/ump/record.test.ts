@@ -121,15 +121,17 @@ describe("applyRedact (consent.redact)", () => {
     expect(record.body.structured.token).toBe("s3cret");
   });
 
-  it.each([
-    [["$.body.structured.token"], (r: typeof record) => r.body.structured.token === undefined && r.body.structured.keep === 1],
-    [["provenance.evidence[*].ref"], (r: typeof record) => r.provenance.evidence.every((e) => !("ref" in e) && e.weight !== undefined)],
-    [["relations[0]"], (r: typeof record) => r.relations.length === 1 && r.relations[0]!.target === "entity:b"],
-    [["$.relations[*]"], (r: typeof record) => r.relations.length === 0],
-    [["relations[0]", "relations[0]"], (r: typeof record) => r.relations.length === 0],
-    [["$['body']['structured']['a.b']"], (r: typeof record) => !("a.b" in r.body.structured) && r.body.structured.keep === 1],
-    [["body.structured.*"], (r: typeof record) => Object.keys(r.body.structured).length === 0],
-  ])("removes %j", (paths, check) => {
+  type Rec = typeof record;
+  const cases: [string[], (r: Rec) => boolean][] = [
+    [["$.body.structured.token"], (r) => r.body.structured.token === undefined && r.body.structured.keep === 1],
+    [["provenance.evidence[*].ref"], (r) => r.provenance.evidence.every((e) => !Object.hasOwn(e, "ref") && e.weight !== undefined)],
+    [["relations[0]"], (r) => r.relations.length === 1 && r.relations[0]!.target === "entity:b"],
+    [["$.relations[*]"], (r) => r.relations.length === 0],
+    [["relations[0]", "relations[0]"], (r) => r.relations.length === 0],
+    [["$['body']['structured']['a.b']"], (r) => !Object.hasOwn(r.body.structured, "a.b") && r.body.structured.keep === 1],
+    [["body.structured.*"], (r) => Object.keys(r.body.structured).length === 0],
+  ];
+  it.each(cases)("removes %j", (paths, check) => {
     expect(check(applyRedact(record, paths))).toBe(true);
   });
 
