@@ -1,0 +1,107 @@
+/**
+ * Parses a markdown document for ingest (SPEC §2.6 edge sources, §4.2
+ * `/ingest/markdown`): front matter with gray-matter (tags and aliases as
+ * arrays or comma strings), top-level headings and blocks with remark, and
+ * `[[relation::entity]]` annotations, wikilinks and inline tags. Every line
+ * number is 1-based in the original document, front matter included.
+ */
+import { remark } from "remark";
+import { listField, splitFrontmatter } from "./_frontmatter.ts";
+import { type Annotation, type InlineTag, lineIndex, maskRanges, scanInline, type Wikilink } from "./_inline-scan.ts";
+
+export type { Annotation, InlineTag, Wikilink };
+
+/** A top-level heading. */
+export interface HeadingInfo {
+  depth: number;
+  text: string;
+  line: number;
+}
+
+/** A top-level block of the body (paragraph, heading, code, list, ...), with its line span. */
+export interface BlockInfo {
+  type: string;
+  startLine: number;
+  endLine: number;
+  /** Heading depth, for headings. */
+  depth?: number;
+  /** Heading text, for headings. */
+  text?: string;
+}
+
+/** Everything `parseMarkdown` reads from a document. */
+export interface ParsedMarkdown {
+  frontmatter: Record<string, unknown>;
+  /** Set when a front matter block was present but unusable (bad YAML, script language, too large). */
+  frontmatterError?: string;
+  /** Front matter `tags` (and `tag`), `#` prefixes removed, deduplicated. */
+  tags: string[];
+  /** Front matter `aliases` (and `alias`), deduplicated. */
+  aliases: string[];
+  body: string;
+  bodyStartLine: number;
+  headings: HeadingInfo[];
+  blocks: BlockInfo[];
+  annotations: Annotation[];
+  wikilinks: Wikilink[];
+  inlineTags: InlineTag[];
+}
+
+// The slice of mdast this module reads; typed locally so no type package is needed.
+interface MdNode {
+  type: string;
+  depth?: number;
+  value?: string;
+  alt?: string;
+  children?: MdNode[];
+  position?: { start: { line: number; offset?: number }; end: { line: number; offset?: number } };
+}
+
+function plainText(node: MdNode): string {
+  if (node.type === "text" || node.type === "inlineCode") return node.value ?? "";
+  if (node.type === "image") return node.alt ?? "";
+  if (node.type === "break") return " ";
+  return (node.children ?? []).map(plainText).join("");
+}
+
+function codeRanges(node: MdNode, out: [number, number][]): void {
+  if ((node.type === "code" || node.type === "inlineCode") && node.position) {
+    out.push([node.position.start.offset ?? 0, node.position.end.offset ?? 0]);
+    return;
+  }
+  for (const c of node.children ?? []) codeRanges(c, out);
+}
+
+/** Parses front matter, headings, blocks, annotations, wikilinks and inline tags. */
+export function parseMarkdown(text: string): ParsedMarkdown {
+  const fm = splitFrontmatter(text);
+  const tree = remark().parse(fm.body) as unknown as MdNode;
+  const shift = fm.bodyStartLine - 1;
+  const blocks: BlockInfo[] = [];
+  const headings: HeadingInfo[] = [];
+  for (const node of tree.children ?? []) {
+    if (!node.position) continue;
+    const block: BlockInfo = { type: node.type, startLine: node.position.start.line + shift, endLine: node.position.end.line + shift };
+    if (node.type === "heading") {
+      block.depth = node.depth ?? 1;
+      block.text = plainText(node).trim();
+      headings.push({ depth: block.depth, text: block.text, line: block.startLine });
+    }
+    blocks.push(block);
+  }
+  const ranges: [number, number][] = [];
+  codeRanges(tree, ranges);
+  const inline = scanInline(maskRanges(fm.body, ranges), lineIndex(fm.body, fm.bodyStartLine));
+  const parsed: ParsedMarkdown = {
+    frontmatter: fm.data,
+    tags: listField(fm.data, ["tags", "tag"], true),
+    aliases: listField(fm.data, ["aliases", "alias"], false),
+    body: fm.body,
+    bodyStartLine: fm.bodyStartLine,
+    headings,
+    blocks,
+    ...inline,
+  };
+  if (fm.error !== undefined) parsed.frontmatterError = fm.error;
+  return parsed;
+}
