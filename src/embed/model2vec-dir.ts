@@ -22,9 +22,12 @@ export async function loadModel2VecDir(read: ModelFileReader, options: Model2Vec
     const tokenizer = (await read(`${prefix}tokenizer.json`)) ?? (prefix ? await read("tokenizer.json") : undefined);
     if (!tokenizer) throw modelInvalid(`model2vec model directory has ${prefix}model.safetensors but no tokenizer.json`);
     const config = (await read(`${prefix}config.json`)) ?? (prefix ? await read("config.json") : undefined);
+    // crypto.subtle hashes natively (a 30 MB table in ~0.1 s, against ~0.5 s for the pure-JS sync hash).
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", safetensors as Uint8Array<ArrayBuffer>));
+    const tableHash = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
     return loadModel2Vec(
       { safetensors, tokenizerJson: decodeUtf8(tokenizer, "tokenizer.json"), configJson: config && decodeUtf8(config, "config.json") },
-      options,
+      { ...options, tableHash },
     );
   }
   throw modelInvalid("model2vec model directory has no model.safetensors (expected model.safetensors and tokenizer.json)");

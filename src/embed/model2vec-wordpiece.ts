@@ -52,20 +52,27 @@ export function buildWordPiece(spec: Spec): VocabModel {
   const prefix = typeof spec.continuing_subword_prefix === "string" ? spec.continuing_subword_prefix : "##";
   const maxChars = Number.isSafeInteger(spec.max_input_chars_per_word) ? (spec.max_input_chars_per_word as number) : 100;
   const unk = (): number[] => (unkId === undefined ? [] : [unkId]);
+  let longest = 0; // longest vocab entry, in UTF-16 units: no longer candidate can match
+  for (const tok of vocab.keys()) longest = Math.max(longest, tok.length);
   return {
     unkId,
     size: maxId(vocab) + 1,
     tokenize(word) {
-      const chars = Array.from(word);
-      if (chars.length > maxChars) return unk();
+      // Code-point boundaries as UTF-16 offsets, so candidates never split a surrogate pair.
+      const bounds: number[] = [];
+      for (let i = 0; i < word.length; i += word.codePointAt(i)! > 0xffff ? 2 : 1) bounds.push(i);
+      const n = bounds.length;
+      bounds.push(word.length);
+      if (n > maxChars) return unk();
       const ids: number[] = [];
       let start = 0;
-      while (start < chars.length) {
-        let end = chars.length;
+      while (start < n) {
+        const lead = start > 0 ? prefix : "";
+        let end = n;
+        while (end > start && lead.length + bounds[end]! - bounds[start]! > longest) end--;
         let found: number | undefined;
         while (start < end) {
-          const piece = (start > 0 ? prefix : "") + chars.slice(start, end).join("");
-          found = vocab.get(piece);
+          found = vocab.get(lead + word.slice(bounds[start], bounds[end]));
           if (found !== undefined) break;
           end--;
         }

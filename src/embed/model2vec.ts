@@ -30,6 +30,8 @@ export interface Model2VecOptions {
   name?: string;
   /** Tokens pooled per text; model2vec's `encode` default is 512. */
   maxTokens?: number;
+  /** SHA-256 (hex) of `safetensors`, when the caller already has it (saves a synchronous hash of the whole file). */
+  tableHash?: string;
 }
 
 const DEFAULT_MAX_TOKENS = 512;
@@ -56,14 +58,14 @@ export function loadModel2Vec(files: Model2VecFiles, options: Model2VecOptions =
   } else if (rows < tokenizer.modelSize) {
     throw modelInvalid(`model.safetensors embeddings have ${rows} rows but the tokenizer.json vocabulary needs ${tokenizer.modelSize}`);
   }
-  for (const v of table.data) if (!Number.isFinite(v)) throw modelInvalid("model.safetensors embeddings contain NaN or infinite values");
+  const data = table.data;
+  for (let i = 0; i < data.length; i++) if (!Number.isFinite(data[i]!)) throw modelInvalid("model.safetensors embeddings contain NaN or infinite values");
 
-  const tableHash = bytesToHex(sha256(files.safetensors));
+  const tableHash = options.tableHash ?? bytesToHex(sha256(files.safetensors));
   const idHash = bytesToHex(sha256(new TextEncoder().encode(tableHash + "\n" + files.tokenizerJson))).slice(0, 12);
   const name = options.name?.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "");
   const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
   const usable = mapping ? mapping.length : rows;
-  const data = table.data;
 
   const embedOne = (text: string): Float32Array => {
     const out = new Float32Array(dim);

@@ -98,6 +98,7 @@ describe("parity with the transformers.js tokenizer (reference implementation of
   const texts = [
     "Kittens, barking! The CAR's engine?", "Café au lait, naïve dog", "cat\u0000dog\tbread\nsoup", "猫 cat 狗",
     "xbark un-drive d0g 42 ...", "[CLS] puppy [SEP] [MASK]", "", "   ",
+    "don't 🐱 cat ﬁne x² — dog’s", "\u200bcat\ufeffdog\u00a0bread", "ÇAFÉ Ｃａｔ",
   ];
 
   async function reference(json: string, config: Record<string, unknown>) {

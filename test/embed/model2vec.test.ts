@@ -35,10 +35,14 @@ describe("model2vec loader", () => {
   });
 
   it("names itself after the model and a content hash, and reports the table's SHA-256", async () => {
-    const { safetensors } = writeModel2VecDir(dir);
+    const { safetensors, tokenizerJson, configJson } = writeModel2VecDir(dir);
     const e = await loadModel2VecDir(dirReader(dir), { name: "potion tiny" });
     expect(e.id).toMatch(/^model2vec:potion-tiny@[0-9a-f]{12}$/);
     expect(e.tableHash).toBe(createHash("sha256").update(safetensors).digest("hex"));
+    // The pure (synchronous-hash) path names the same files identically.
+    const pure = loadModel2Vec({ safetensors, tokenizerJson, configJson }, { name: "potion tiny" });
+    expect(pure.tableHash).toBe(e.tableHash);
+    expect(pure.id).toBe(e.id);
     const unnamed = await loadModel2VecDir(dirReader(dir));
     expect(unnamed.id).toMatch(/^model2vec:[0-9a-f]{12}$/);
   });
