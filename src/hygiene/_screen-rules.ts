@@ -96,21 +96,27 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
     ],
   },
   {
-    id: "fake_boundary",
-    weight: 0.45,
+    id: "role_label",
+    weight: 0.3,
     patterns: [
       /^[ \t]*[[{(<#*"'`-]*[ \t]*(?:system|sys|developer|admin|administrator|root|system message|system prompt)[ \t]*[\]})>*"'`]*[ \t]*:/mu,
       /^[ \t]*#{2,}[ \t]*(?:system|instruction|instructions|new instructions)[ \t]*:?[ \t]*$/mu,
+    ],
+  },
+  {
+    id: "fake_boundary",
+    weight: 0.5,
+    patterns: [
       rx(String.raw`(?:begin|start|end)(?: of)?(?: the)? (?:user input|user message|user query|system prompt|access code|simulation|real message|real instructions|chat|user ambiguity|input|instructions|prompt)(?=[^\w]*(?:\n|$|%|=|#|\]|\*|-|:))`),
       rx(String.raw`this is the end of the (?:user input|user message|prompt|instructions|conversation)|(?:simulation|test|sandbox|demo) (?:complete|completed|over|ended)`),
-      /^[ \t]*[%=#*~<>[\]{}|_-]{3,}[ \t]*(?:end|begin|start|new|real|actual|updated)\b[^\n]*$/mu,
+      /^[ \t]*[%=#*~<>[\]{}|_-]{3,}[ \t]*(?:end|begin|start|new|real|actual|updated)(?: of)?(?: the)? (?:user|system|input|prompt|instructions|conversation|chat|context|message|access|simulation|session|rules)\b[^\n]*$/mu,
     ],
   },
   {
     id: "authorization_claim",
     weight: 0.5,
     patterns: [
-      rx(String.raw`(?:user|i|you|they|he|she|someone|input|text)(?: \w+){0,2} (?:has |have |had )?(?:input|inputted|entered|provided|typed|given|supplied|said|submitted|contains|included|used)(?: in| me)? (?:the|a|your) (?:correct|right|valid|secret|proper)(?: \w+)? (?:${SECRET}|key|code)`),
+      rx(String.raw`(?:input|inputted|entered|provided|typed|given|supplied|said|submitted|contains|included|used|knows|has)(?: in| me)? (?:the|a|your) (?:correct|right|valid|secret|proper)(?: \w+)? (?:${SECRET}|key|code)`),
       rx(String.raw`(?:correct|right|valid|secret) (?:${SECRET}|key|code) (?:has been|was|is|have been|were) (?:input|inputted|entered|provided|found|given|registered|detected|verified|received|supplied|accepted)`),
       rx(String.raw`(?:${SECRET}|passphrase|password|key|code) that grants access|(?:pretend|imagine|assume) (?:that )?(?:i|you|the user|we) (?:have |has )?(?:entered|gave|given|typed|said|provided|input) the (?:correct|right|valid) (?:${SECRET}|key|code)`),
     ],
@@ -120,6 +126,7 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
     weight: 0.5,
     patterns: [
       rx(near(String.raw`switch|replace|swap|change|substitute|translate|turn|convert|instead of|rather than|in place of`, String.raw`den(?:ied|y)(?:[^\w\n]+${W}){0,6}?[^\w\n]+(?:with|to|into|for|by|as)(?:[^\w\n]+${W}){0,3}?[^\w\n]+grant(?:ed)?`, 4)),
+      rx(String.raw`den(?:ied|y)(?:[^\w\n]+${W}){0,6}?[^\w\n]+(?:replace|switch|swap|change|substitute|turn|convert)(?:[^\w\n]+${W}){0,4}?[^\w\n]+(?:with|to|into|by|for)(?:[^\w\n]+${W}){0,2}?[^\w\n]+grant(?:ed)?`),
       rx(String.raw`(?:say|write|output|respond|reply|use)(?: with)? ["'“]?grant(?:ed)?["'”]?(?: \w+){0,3} instead of ["'“]?den(?:ied|y)`),
       rx(String.raw`(?:previously|normally|would) (?:said|say|write|wrote|respond(?:ed)?|reply|replied)(?: with)? ["'“]?(?:access )?den(?:ied|y)["'”]?,? (?:you )?(?:must|should|will|now)? ?(?:say|write|respond|reply|output)`),
     ],
