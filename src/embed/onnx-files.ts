@@ -60,16 +60,18 @@ async function sha256File(path: string): Promise<string> {
   return h.digest("hex");
 }
 
-/** Checks `dir` holds config.json, tokenizer.json and an ONNX file; throws `embed_model_invalid` naming what is missing. */
+/** Checks `dir` holds config.json, tokenizer.json, tokenizer_config.json and an ONNX file; throws `embed_model_invalid` naming what is missing. */
 export async function inspectOnnxDir(dirPath: string, what: string, dtype?: string): Promise<OnnxModelDir> {
   const dir = resolve(dirPath);
   const isDir = await stat(dir).then((s) => s.isDirectory(), () => false);
   if (!isDir) throw modelInvalid(`${what} model directory does not exist or is not a directory`);
-  for (const f of ["config.json", "tokenizer.json"]) {
+  // transformers.js builds no tokenizer without tokenizer_config.json ("this.tokenizer is not a function").
+  for (const f of ["config.json", "tokenizer.json", "tokenizer_config.json"]) {
     if (!(await exists(join(dir, f)))) throw modelInvalid(`${what} model directory has no ${f}`);
   }
   const config = await readJson(join(dir, "config.json"), "config.json");
   await readJson(join(dir, "tokenizer.json"), "tokenizer.json");
+  await readJson(join(dir, "tokenizer_config.json"), "tokenizer_config.json");
   const candidates = dtype ? VARIANTS.filter((v) => v.dtype === dtype) : VARIANTS;
   if (dtype && candidates.length === 0) throw modelInvalid(`${what} dtype "${dtype}" is not one of ${VARIANTS.map((v) => v.dtype).join(", ")}`);
   for (const subfolder of ["onnx", ""]) {

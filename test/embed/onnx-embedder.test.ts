@@ -77,6 +77,14 @@ describe("ONNX embedder (transformers.js + onnxruntime-node, local files only)",
     for (let i = 0; i < texts.length; i++) expect(cosine(a[i]!, b[i]!)).toBeGreaterThan(0.99999);
   });
 
+  it("truncates texts longer than the tokenizer's model_max_length instead of failing", async () => {
+    const m = join(dir, "m");
+    writeOnnxModelDir(m, "embedder");
+    const e = await loadOnnxEmbedder(m);
+    const [long, head] = await e.embed(["cat ".repeat(600) + "bread ".repeat(600), "cat"]);
+    expect(cosine(long!, head!)).toBeGreaterThan(0.99999);
+  });
+
   it("uses a quantized file when that is the only variant present", async () => {
     const m = join(dir, "q");
     writeOnnxModelDir(m, "embedder", { file: "model_quantized.onnx" });
@@ -106,7 +114,7 @@ describe("ONNX embedder refuses bad model directories with embed_model_invalid",
     await expectInvalid(loadOnnxEmbedder(m), /no ONNX weights \(looked for onnx\/model\.onnx/);
   });
 
-  it("when tokenizer.json or config.json is missing", async () => {
+  it("when tokenizer.json, tokenizer_config.json or config.json is missing", async () => {
     const m = join(dir, "m");
     writeOnnxModelDir(m, "embedder");
     rmSync(join(m, "tokenizer.json"));
@@ -114,6 +122,9 @@ describe("ONNX embedder refuses bad model directories with embed_model_invalid",
     writeOnnxModelDir(m, "embedder");
     rmSync(join(m, "config.json"));
     await expectInvalid(loadOnnxEmbedder(m), /no config\.json/);
+    writeOnnxModelDir(m, "embedder");
+    rmSync(join(m, "tokenizer_config.json"));
+    await expectInvalid(loadOnnxEmbedder(m), /no tokenizer_config\.json/);
   });
 
   it("when config.json is not JSON", async () => {
