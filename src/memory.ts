@@ -17,6 +17,8 @@ import { health, healthDb, stats, type HealthDeps } from "./ops/health-service.t
 import type { Db } from "./store/db.ts";
 import { openStore } from "./store/open-store.ts";
 import { ensureVectorTable } from "./store/vectors.ts";
+import { createRecallEngine, type RecallCallOptions, type RecallEngine } from "./recall/recall-engine.ts";
+import type { SnapshotStore } from "./recall/load-index.ts";
 
 /** What the runtime provides (STYLE rule 5: runtime code stays in src/runtime/). */
 export interface MemoryPorts {
@@ -24,8 +26,10 @@ export interface MemoryPorts {
   rssBytes: () => number;
   /** Clock; defaults to the system clock. */
   clock?: () => Date;
-  /** Embedder; when absent, chunks are stored without vectors. */
+  /** Embedder; when absent, chunks are stored without vectors and recall is lexical only. */
   embedder?: Embedder;
+  /** Where the lexical snapshot is kept (a file beside the database); absent → rebuilt at every boot. */
+  snapshots?: SnapshotStore;
 }
 
 /** The services every binding calls. */
@@ -41,6 +45,10 @@ export interface Memory {
   ingestMemory(body: unknown): Promise<EntryResult | Record<string, unknown>>;
   /** `POST /add` (deprecated): strip only. */
   add(body: unknown): Promise<EntryResult>;
+  /** The recall engine (SPEC §4.1). */
+  readonly recallEngine: RecallEngine;
+  /** `POST /recall`. */
+  recall(body: unknown, opts?: RecallCallOptions): Promise<Record<string, unknown>>;
   /** Quarantine review (SPEC §4.4). */
   readonly quarantine: QuarantineService;
   deleteMemory(rawId: string): Promise<{ deleted: true }>;
@@ -76,6 +84,12 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const domains = createDomainService(db, clock, (ids) => {
     for (const id of ids) for (const h of write.indexHooks) h.removed(id);
   });
+  const recallEngine = await createRecallEngine({
+    db, embedder: ports.embedder, snapshots: ports.snapshots, clock, budgetMs: config.recallBudgetMs,
+    graphEnabled: config.recallGraphEnabled, domainExists: (n) => domains.exists(n),
+    trace: async (path) => (await audit.record({ action: "recall_trace", detail: path })).id,
+  });
+  write.indexHooks.push(recallEngine.index);
   let closed = false;
   return {
     config, db, write, domains, audit,
@@ -83,6 +97,8 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     ingestMemory: (body) => ingestMemory(write, body, config.ingestSkipPatterns),
     add: (body) => ingestAdd(write, body),
     quarantine: createQuarantineService(write),
+    recallEngine,
+    recall: (body, opts) => recallEngine.recall(body, opts),
     deleteMemory: (rawId) => deleteMemory(write, parseChunkId(rawId)),
     health: () => health(db),
     healthDb: () => healthDb(healthDeps),
@@ -91,7 +107,9 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     addIndexHooks: (h) => void write.indexHooks.push(h),
     addTxHook: (h) => void write.txHooks.push(h),
     close: async () => {
+      if (closed) return;
       closed = true;
+      await recallEngine.persist().catch(() => undefined);
       db.close();
     },
   };

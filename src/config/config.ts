@@ -38,6 +38,16 @@ export interface Config {
   injectionPolicy: InjectionPolicy;
   /** Skip-rule prefixes for `/ingest/memory` (`CAIRN_INGEST_SKIP_PATTERNS`, SPEC §1 Input hygiene). */
   ingestSkipPatterns: string[];
+  /** Process-wide graph-leg kill switch (`CAIRN_RECALL_GRAPH_ENABLED`, SPEC §1 step 6). */
+  recallGraphEnabled: boolean;
+  /** Recall search budget in ms (SPEC §8: 8 s). */
+  recallBudgetMs: number;
+  /** Embedder kind (`CAIRN_EMBED_KIND`): static (default), model2vec, onnx or none. */
+  embedKind: "static" | "model2vec" | "onnx" | "none";
+  /** Model directory for model2vec/onnx (`CAIRN_EMBED_MODEL_DIR`). */
+  embedModelDir?: string;
+  /** Optional ONNX cross-encoder directory for the rerank tier (`CAIRN_RERANK_MODEL_DIR`). */
+  rerankModelDir?: string;
   /** Every raw variable this project knows, for features that parse their own rows. */
   raw: Readonly<Record<string, string | undefined>>;
 }

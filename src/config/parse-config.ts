@@ -31,6 +31,10 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
   }
   const multiDb = readBool(env, "CAIRN_MULTI_DB", false);
   if (multiDb) throw new ConfigError("CAIRN_MULTI_DB=true is not supported by this build; unset it or set it to false");
+  const embedKind = env.CAIRN_EMBED_KIND?.trim();
+  if ((embedKind === "model2vec" || embedKind === "onnx") && !readString(env, "CAIRN_EMBED_MODEL_DIR")) {
+    throw new ConfigError(`CAIRN_EMBED_KIND=${embedKind} needs CAIRN_EMBED_MODEL_DIR (a directory with the model files)`);
+  }
   return {
     bindAddr,
     bindPort,
@@ -46,6 +50,11 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     requestDeadlineMs: readInt(env, "CAIRN_REQUEST_DEADLINE_MS", 30_000, 1, 3_600_000),
     injectionPolicy: readEnum(env, "INJECTION_POLICY", ["quarantine", "reject", "log"] as const, "quarantine"),
     ingestSkipPatterns: parseSkipPatterns(env.CAIRN_INGEST_SKIP_PATTERNS),
+    recallGraphEnabled: readBool(env, "CAIRN_RECALL_GRAPH_ENABLED", true),
+    recallBudgetMs: readInt(env, "CAIRN_RECALL_BUDGET_MS", 8_000, 1, 600_000),
+    embedKind: readEnum(env, "CAIRN_EMBED_KIND", ["static", "model2vec", "onnx", "none"] as const, "static"),
+    embedModelDir: readString(env, "CAIRN_EMBED_MODEL_DIR"),
+    rerankModelDir: readString(env, "CAIRN_RERANK_MODEL_DIR"),
     raw: { ...env },
   };
 }

@@ -18,6 +18,7 @@ import { memoryRoutes } from "./routes/memory.ts";
 import type { AppOptions } from "./options.ts";
 import { toErrorResponse } from "./status.ts";
 import { writeDoorRoutes } from "./routes/write-doors.ts";
+import { recallRoutes } from "./routes/recall.ts";
 
 export type { AppOptions } from "./options.ts";
 
@@ -42,6 +43,7 @@ export function createApp(memory: Memory, opts: AppOptions): Hono {
   domainRoutes(app, memory);
   memoryRoutes(app, memory);
   auditRoutes(app, memory);
+  recallRoutes(app, memory);
   // recall routes (issue 3) register here
   writeDoorRoutes(app, memory);
   // hygiene routes (issue 4) register here

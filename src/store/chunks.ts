@@ -106,3 +106,14 @@ export async function chunkIdsInDomain(ex: Exec, domain: string): Promise<number
   const rs = await ex.execute({ sql: "SELECT id FROM chunks WHERE domain = ?", args: [domain] });
   return rs.rows.map((r) => Number(r.id));
 }
+
+/** Pages through chunk labels (no content) for building in-memory filters at boot. */
+export async function listChunkLabelsAfter(ex: Exec, afterId: number, limit: number): Promise<Chunk[]> {
+  const rs = await ex.execute({
+    sql: `SELECT id, NULL AS title, '' AS content, domain, content_hash, source, origin, NULL AS origin_source, NULL AS memory_kind,
+            NULL AS lawful_basis, NULL AS region, confidence, NULL AS assertion_kind, expires_at, flagged, NULL AS authority,
+            NULL AS meta, created_at FROM chunks WHERE id > ? ORDER BY id LIMIT ?`,
+    args: [afterId, limit],
+  });
+  return rs.rows.map(rowToChunk);
+}

@@ -1,0 +1,68 @@
+/**
+ * Boot-time loading of the recall indexes: labels and vectors from libSQL
+ * (vectors are the source of truth), the lexical index from its persisted
+ * snapshot when it is current (keyed by the audit-chain head, which moves
+ * with every governed change, and the chunk count), else rebuilt from rows.
+ */
+import type { Embedder } from "../embed/embedder.ts";
+import { createBm25Index } from "../lexical/bm25-index.ts";
+import { loadLexicalIndex } from "../lexical/load-lexical-index.ts";
+import { auditHead } from "../store/audit.ts";
+import { countChunks, getChunks, listChunkLabelsAfter, listChunksAfter } from "../store/chunks.ts";
+import type { Db } from "../store/db.ts";
+import { chunkIdsWithoutVector, listVectorsAfter, putVector } from "../store/vectors.ts";
+import { embedText } from "../ingest/write-chunk.ts";
+import { labelsOf, RecallIndex } from "./recall-index.ts";
+
+/** Where the lexical snapshot lives (a file beside the database, provided by the runtime). */
+export interface SnapshotStore {
+  load(): Promise<unknown | undefined>;
+  save(data: unknown): Promise<void>;
+}
+
+/** The change key a lexical snapshot must match. */
+export async function changeKey(db: Db): Promise<number> {
+  return (await auditHead(db.client))?.id ?? 0;
+}
+
+/** Builds the recall index for the store. Returns how the lexical leg was obtained. */
+export async function loadRecallIndex(db: Db, embedder: Embedder | undefined, snapshots?: SnapshotStore): Promise<{ index: RecallIndex; lexical: "snapshot" | "rebuilt" }> {
+  const key = await changeKey(db);
+  const total = await countChunks(db.client);
+  let lexical = snapshots ? loadLexicalIndex(await snapshots.load().catch(() => undefined)) : null;
+  const fresh = lexical !== null && lexical.changeCounter === key && lexical.size === total;
+  const index = new RecallIndex(embedder?.dim, fresh ? lexical! : createBm25Index());
+  for (let after = 0; ;) {
+    const page = fresh ? await listChunkLabelsAfter(db.client, after, 2000) : await listChunksAfter(db.client, after, 1000);
+    if (!page.length) break;
+    for (const c of page) {
+      index.labels.set(c.id, labelsOf(c));
+      if (!fresh) index.lexical.add({ id: c.id, title: c.title, content: c.content });
+    }
+    after = page[page.length - 1].id;
+  }
+  index.lexical.changeCounter = key;
+  if (embedder) {
+    // Chunks without a vector (first boot with an embedder, or after a model change) are embedded now.
+    for (;;) {
+      const ids = await chunkIdsWithoutVector(db.client, 256);
+      if (!ids.length) break;
+      const chunks = await getChunks(db.client, ids);
+      const vecs = await embedder.embed(chunks.map(embedText));
+      await db.write(async (tx) => {
+        for (let i = 0; i < chunks.length; i++) await putVector(tx, chunks[i].id, vecs[i]);
+      });
+    }
+    for (let after = 0; ;) {
+      const page = await listVectorsAfter(db.client, after, 2000);
+      if (!page.length) break;
+      for (const v of page) {
+        const l = index.labels.get(v.id);
+        if (l) index.addVector(v.id, l.domain, v.vec);
+      }
+      after = page[page.length - 1].id;
+    }
+  }
+  lexical = null;
+  return { index, lexical: fresh ? "snapshot" : "rebuilt" };
+}

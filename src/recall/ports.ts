@@ -1,0 +1,32 @@
+/**
+ * Seams other features fill (SPEC §1 step 6 graph leg; §3 supersede and
+ * decay semantics). Recall calls them when present and works without them.
+ */
+
+/** Context handed to the graph leg. */
+export interface GraphLegInput {
+  query: string;
+  /** Top fused chunk ids so far, best first (extra PPR seeds). */
+  seedChunkIds: number[];
+  /** Only chunks passing this filter may be returned. */
+  filter: (id: number) => boolean;
+  /** Historical view (SPEC §4.6 `at`), epoch ms. */
+  atMs?: number;
+  limit: number;
+}
+
+/** The graph leg: ranked chunk ids (best first), plus hop chains for explain. */
+export type GraphLeg = (input: GraphLegInput) => Promise<{ ids: number[]; hops?: Map<number, unknown[]> }>;
+
+/** Supersede/contradict/decay view of fused candidates. */
+export interface TemporalView {
+  /** Ids that must not be served (superseded as of `at`/now). */
+  drop: Set<number>;
+  /** Ids in a contradicts/supersedes link with another current chunk. */
+  conflict: Set<number>;
+  /** Ids that are decayed (only present when the caller opted in). */
+  decayed: Set<number>;
+}
+
+/** The temporal filter seam. */
+export type TemporalFilter = (ids: number[], opts: { atMs?: number; includeDecayed: boolean }) => Promise<TemporalView>;

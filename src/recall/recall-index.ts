@@ -1,0 +1,111 @@
+/**
+ * The in-memory retrieval indexes kept in step with writes (SPEC §1 items
+ * 1 and 3): an exact-scan vector matrix loaded from the libSQL `F32_BLOB`
+ * column (the source of truth), the lexical BM25 index, per-chunk filter
+ * labels and per-domain centroids for routing (SPEC §4.1 Routing).
+ */
+import type { Chunk, IngestKind } from "../core/types.ts";
+import type { IndexHooks } from "../ingest/ports.ts";
+import { createBm25Index } from "../lexical/bm25-index.ts";
+import type { LexicalIndex } from "../lexical/lexical-index.ts";
+import { MatrixIndex } from "../vector/matrix-index.ts";
+
+/** The labels recall filters on without touching the database. */
+export interface ChunkLabels {
+  domain: string;
+  source: IngestKind;
+  createdAt: string;
+  createdMs: number;
+  flagged: boolean;
+  expiresMs?: number;
+}
+
+/** Vectors, lexical postings, labels and domain centroids. */
+export class RecallIndex implements IndexHooks {
+  readonly vectors: MatrixIndex | undefined;
+  lexical: LexicalIndex;
+  readonly labels = new Map<number, ChunkLabels>();
+  private sums = new Map<string, { sum: Float64Array; n: number }>();
+  private centroidCache: Map<string, Float32Array> | undefined;
+
+  constructor(dim: number | undefined, lexical: LexicalIndex = createBm25Index()) {
+    this.vectors = dim ? new MatrixIndex(dim) : undefined;
+    this.lexical = lexical;
+  }
+
+  /** Indexes a committed chunk (and its vector when one was computed). */
+  added(chunk: Chunk, vector?: Float32Array): void {
+    this.labels.set(chunk.id, labelsOf(chunk));
+    if (!this.lexical.has(chunk.id)) this.lexical.add({ id: chunk.id, title: chunk.title, content: chunk.content });
+    if (vector && this.vectors) this.addVector(chunk.id, chunk.domain, vector);
+  }
+
+  /** Adds a vector loaded at boot (labels must already be set). */
+  addVector(id: number, domain: string, vector: Float32Array): void {
+    if (!this.vectors || this.vectors.has(id)) return;
+    this.vectors.add(id, vector);
+    const s = this.sums.get(domain) ?? { sum: new Float64Array(vector.length), n: 0 };
+    for (let i = 0; i < vector.length; i++) s.sum[i] += vector[i];
+    s.n++;
+    this.sums.set(domain, s);
+    this.centroidCache = undefined;
+  }
+
+  /** Forgets a deleted chunk everywhere. */
+  removed(id: number): void {
+    const l = this.labels.get(id);
+    const v = this.vectors?.get(id);
+    if (l && v) {
+      const s = this.sums.get(l.domain);
+      if (s) {
+        for (let i = 0; i < v.length; i++) s.sum[i] -= v[i];
+        s.n--;
+        if (s.n <= 0) this.sums.delete(l.domain);
+      }
+      this.centroidCache = undefined;
+    }
+    this.labels.delete(id);
+    this.lexical.remove(id);
+    this.vectors?.remove(id);
+  }
+
+  /** Updates labels (e.g. a quarantine release). */
+  changed(chunk: Chunk): void {
+    this.labels.set(chunk.id, labelsOf(chunk));
+  }
+
+  /** Normalised centroid vectors of each domain that has vectors. */
+  centroids(): Map<string, Float32Array> {
+    if (this.centroidCache) return this.centroidCache;
+    const out = new Map<string, Float32Array>();
+    for (const [domain, { sum, n }] of [...this.sums.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      if (n <= 0) continue;
+      let norm = 0;
+      for (let i = 0; i < sum.length; i++) norm += sum[i] * sum[i];
+      norm = Math.sqrt(norm);
+      if (norm === 0) continue;
+      const c = new Float32Array(sum.length);
+      for (let i = 0; i < sum.length; i++) c[i] = sum[i] / norm;
+      out.set(domain, c);
+    }
+    this.centroidCache = out;
+    return out;
+  }
+
+  /** Number of indexed chunks. */
+  get size(): number {
+    return this.labels.size;
+  }
+}
+
+/** Labels of a chunk. */
+export function labelsOf(c: Chunk): ChunkLabels {
+  const l: ChunkLabels = {
+    domain: c.domain, source: c.source, createdAt: c.createdAt, createdMs: Date.parse(c.createdAt), flagged: c.flagged,
+  };
+  if (c.expiresAt !== undefined) {
+    const ms = Date.parse(c.expiresAt);
+    if (!Number.isNaN(ms)) l.expiresMs = ms;
+  }
+  return l;
+}

@@ -1,0 +1,66 @@
+/**
+ * The recall engine's tunable parameters, in one place, chosen on the train
+ * splits (SciFact train, LoCoMo dev) — see README "Recall quality". Every
+ * stage reads them from here so eval and serving agree.
+ */
+
+/** Parameters of fusion, PRF, rerank and abstention. */
+export interface RecallParams {
+  /** Candidates taken from each leg before fusion. */
+  legDepth: number;
+  /** Fusion weight of the lexical leg. */
+  lexWeight: number;
+  /** Vector-leg weight when it agrees with the lexical leg (overlap of top-10 ≥ agreeAt). */
+  vecWeightAgree: number;
+  /** Vector-leg weight when it disagrees. */
+  vecWeightDisagree: number;
+  /** Overlap fraction of the two legs' top-10 that counts as agreement. */
+  agreeAt: number;
+  /** Vector-leg weight when the lexical leg found nothing. */
+  vecWeightAlone: number;
+  /** Fusion weight of the graph leg. */
+  graphWeight: number;
+  /** Fusion weight of the PRF-expanded lexical pass. */
+  prfWeight: number;
+  /** PRF fires when confidence is in [prfMin, prfMax). */
+  prfMin: number;
+  prfMax: number;
+  /** Feedback documents and expansion terms for PRF. */
+  prfDocs: number;
+  prfTerms: number;
+  /** Rerank width (SPEC §1 step 5: top 50) and its blend weight with the fused score. */
+  rerankWidth: number;
+  rerankWeight: number;
+  /** Characters of a document considered by the reranker (longer ones are truncated). */
+  rerankMaxChars: number;
+  /** Confidence below which recall abstains (`decision: low_confidence`). */
+  abstainBelow: number;
+  /** Served content window and snippet window, in characters. */
+  contentWindow: number;
+  snippetWindow: number;
+  /** Routing threshold on centroid cosine (SPEC §8: 0.55). */
+  routeThreshold: number;
+}
+
+/** Defaults chosen on the train splits. */
+export const DEFAULT_RECALL_PARAMS: Readonly<RecallParams> = Object.freeze({
+  legDepth: 100,
+  lexWeight: 1,
+  vecWeightAgree: 0.5,
+  vecWeightDisagree: 0.15,
+  agreeAt: 0.2,
+  vecWeightAlone: 1,
+  graphWeight: 0.5,
+  prfWeight: 0.3,
+  prfMin: 0.25,
+  prfMax: 0.5,
+  prfDocs: 3,
+  prfTerms: 8,
+  rerankWidth: 50,
+  rerankWeight: 0.3,
+  rerankMaxChars: 4000,
+  abstainBelow: 0.15,
+  contentWindow: 1200,
+  snippetWindow: 240,
+  routeThreshold: 0.55,
+});
