@@ -19,6 +19,7 @@ import { openStore } from "./store/open-store.ts";
 import { ensureVectorTable } from "./store/vectors.ts";
 import { createRecallEngine, type RecallCallOptions, type RecallEngine } from "./recall/recall-engine.ts";
 import type { SnapshotStore } from "./recall/load-index.ts";
+import type { CrossScorer } from "./recall/ports.ts";
 
 /** What the runtime provides (STYLE rule 5: runtime code stays in src/runtime/). */
 export interface MemoryPorts {
@@ -28,6 +29,8 @@ export interface MemoryPorts {
   clock?: () => Date;
   /** Embedder; when absent, chunks are stored without vectors and recall is lexical only. */
   embedder?: Embedder;
+  /** Optional cross-encoder for the rerank tier (SPEC §1 step 5). */
+  crossEncoder?: CrossScorer;
   /** Where the lexical snapshot is kept (a file beside the database); absent → rebuilt at every boot. */
   snapshots?: SnapshotStore;
 }
@@ -85,7 +88,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     for (const id of ids) for (const h of write.indexHooks) h.removed(id);
   });
   const recallEngine = await createRecallEngine({
-    db, embedder: ports.embedder, snapshots: ports.snapshots, clock, budgetMs: config.recallBudgetMs,
+    db, embedder: ports.embedder, snapshots: ports.snapshots, crossEncoder: ports.crossEncoder, clock, budgetMs: config.recallBudgetMs,
     graphEnabled: config.recallGraphEnabled, domainExists: (n) => domains.exists(n),
     trace: async (path) => (await audit.record({ action: "recall_trace", detail: path })).id,
   });
