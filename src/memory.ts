@@ -19,7 +19,11 @@ import { openStore } from "./store/open-store.ts";
 import { ensureVectorTable } from "./store/vectors.ts";
 import { createRecallEngine, type RecallCallOptions, type RecallEngine } from "./recall/recall-engine.ts";
 import type { SnapshotStore } from "./recall/load-index.ts";
-import type { CrossScorer } from "./recall/ports.ts";
+import type { CrossScorer, TemporalFilter } from "./recall/ports.ts";
+import { composeTemporalFilters } from "./recall/compose-temporal.ts";
+import type { GovernanceSeams } from "./ump/ump-deps.ts";
+import { createUmpService, type UmpService } from "./ump/ump-service.ts";
+import { createSourceService, type SourceService } from "./sources/source-service.ts";
 
 /** What the runtime provides (STYLE rule 5: runtime code stays in src/runtime/). */
 export interface MemoryPorts {
@@ -33,6 +37,8 @@ export interface MemoryPorts {
   crossEncoder?: CrossScorer;
   /** Where the lexical snapshot is kept (a file beside the database); absent → rebuilt at every boot. */
   snapshots?: SnapshotStore;
+  /** The UMP operator seed, re-read on every call (SPEC §5 item 5); absent → no key, conformance L2. */
+  umpKey?: () => Promise<Uint8Array | undefined>;
 }
 
 /** The services every binding calls. */
@@ -59,6 +65,10 @@ export interface Memory {
   healthDb(): Promise<Record<string, unknown>>;
   stats(): Promise<Record<string, unknown>>;
   ready(): Promise<{ ready: boolean }>;
+  /** UMP 1.0 records, tokens and the file binding (SPEC §2.8, §4.9). */
+  readonly ump: UmpService;
+  /** File sources of the vault binding and the orphan sweep (SPEC §4.4 `/sources/reconcile`). */
+  readonly sources: SourceService;
   /** Registers an index kept in step with writes. */
   addIndexHooks(h: IndexHooks): void;
   /** Registers an in-transaction hook (audit rows). */
@@ -93,9 +103,23 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     trace: async (path) => (await audit.record({ action: "recall_trace", detail: path })).id,
   });
   write.indexHooks.push(recallEngine.index);
+  // --- ump (issue 7) ---
+  // Governance fills these seams (review proposals, the erasure path) when it is wired.
+  const governance: GovernanceSeams = {};
+  const ump = await createUmpService({
+    db, write, clock, audit, recall: recallEngine, keys: ports.umpKey ?? (() => Promise.resolve(undefined)),
+    posture: config.writePosture, operatorBearer: config.authToken, governance: () => governance,
+  });
+  write.txHooks.push(ump.txHook);
+  write.indexHooks.push(ump.indexHooks);
+  // Every feature's temporal filter composes into the one seam (governance adds its consolidation filter here).
+  const temporalFilters: TemporalFilter[] = [ump.temporalFilter];
+  recallEngine.setTemporalFilter(composeTemporalFilters(temporalFilters));
+  const sources = createSourceService({ db, write, clock, audit });
+  // --- end ump ---
   let closed = false;
   return {
-    config, db, write, domains, audit,
+    config, db, write, domains, audit, ump, sources,
     ingest: (body) => ingestStructured(write, body),
     ingestMemory: (body) => ingestMemory(write, body, config.ingestSkipPatterns),
     add: (body) => ingestAdd(write, body),

@@ -8,6 +8,7 @@ import { parseConfig } from "./config/parse-config.ts";
 import { createApp } from "./http/app.ts";
 import { openMemory, type Memory } from "./memory.ts";
 import { loadCrossEncoder, loadEmbedder } from "./runtime/model-loader.ts";
+import { dirKeyring } from "./runtime/ump-keyring.ts";
 import { ensureParentDir, packageRoot, readTextFile, rssBytes, serveFetch, writeFileAtomic, type RunningServer } from "./runtime/platform.ts";
 
 /** A booted server. */
@@ -30,7 +31,10 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
     load: async () => JSON.parse(await readTextFile(snap)),
     save: (data: unknown) => writeFileAtomic(snap, JSON.stringify(data)),
   };
-  return await openMemory(config, { rssBytes, embedder, crossEncoder, snapshots });
+  // SPEC §5 item 5: the operator key is re-read on every use, so rotation applies at once; an insecure key file refuses boot.
+  const keyring = dirKeyring(config.umpKeyDir);
+  await keyring.current();
+  return await openMemory(config, { rssBytes, embedder, crossEncoder, snapshots, umpKey: () => keyring.current() });
 }
 
 /** Boots from an environment; `portOverride` lets tests bind port 0. */
@@ -39,6 +43,7 @@ export async function bootServer(env: Record<string, string | undefined>, portOv
   const config = parseConfig(env);
   const memory = await openMemoryForRuntime(config);
   try {
+    await memory.ump.sweepRetention();
     const openapiYaml = await readTextFile(`${packageRoot()}/openapi.yaml`);
     const app = createApp(memory, { openapiYaml });
     const server = await serveFetch(app.fetch, { hostname: config.bindAddr, port: portOverride ?? config.bindPort });

@@ -48,6 +48,10 @@ export interface Config {
   embedModelDir?: string;
   /** Optional ONNX cross-encoder directory for the rerank tier (`CAIRN_RERANK_MODEL_DIR`). */
   rerankModelDir?: string;
+  /** Directory holding the UMP operator key (`CAIRN_UMP_KEY_DIR`, default `<config_dir>/ump`; SPEC §5 item 5). */
+  umpKeyDir: string;
+  /** Operator bearer (`AUTH_TOKEN`, SPEC §5 item 1); accepted on the UMP routes beside capability tokens. */
+  authToken?: string;
   /** Every raw variable this project knows, for features that parse their own rows. */
   raw: Readonly<Record<string, string | undefined>>;
 }

@@ -15,6 +15,16 @@ export function isLoopbackAddr(addr: string): boolean {
   return LOOPBACK.test(addr);
 }
 
+/** `<config_dir>`: `CAIRN_CONFIG_DIR`, else `$XDG_CONFIG_HOME/cairn`, else `$HOME/.config/cairn`, else `./.cairn`. */
+export function configDir(env: Readonly<Record<string, string | undefined>>): string {
+  const explicit = readString(env, "CAIRN_CONFIG_DIR");
+  if (explicit) return explicit.replace(/\/+$/, "");
+  const xdg = readString(env, "XDG_CONFIG_HOME");
+  if (xdg) return `${xdg.replace(/\/+$/, "")}/cairn`;
+  const home = readString(env, "HOME") ?? readString(env, "USERPROFILE");
+  return home ? `${home.replace(/\/+$/, "")}/.config/cairn` : "./.cairn";
+}
+
 /** Parses the environment into a Config or throws ConfigError with a one-line message. */
 export function parseConfig(env: Readonly<Record<string, string | undefined>>): Config {
   const bindAddr = readString(env, "BIND_ADDR", "127.0.0.1");
@@ -55,6 +65,8 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     embedKind: readEnum(env, "CAIRN_EMBED_KIND", ["static", "model2vec", "onnx", "none"] as const, "static"),
     embedModelDir: readString(env, "CAIRN_EMBED_MODEL_DIR"),
     rerankModelDir: readString(env, "CAIRN_RERANK_MODEL_DIR"),
+    umpKeyDir: readString(env, "CAIRN_UMP_KEY_DIR") ?? `${configDir(env)}/ump`,
+    authToken: readString(env, "AUTH_TOKEN"),
     raw: { ...env },
   };
 }

@@ -19,6 +19,8 @@ import type { AppOptions } from "./options.ts";
 import { toErrorResponse } from "./status.ts";
 import { writeDoorRoutes } from "./routes/write-doors.ts";
 import { recallRoutes } from "./routes/recall.ts";
+import { umpRoutes } from "./routes/ump.ts";
+import { umpFileRoutes } from "./routes/ump-files.ts";
 
 export type { AppOptions } from "./options.ts";
 
@@ -50,6 +52,8 @@ export function createApp(memory: Memory, opts: AppOptions): Hono {
   // graph routes (issue 5) register here
   // governance routes (issue 6) register here
   // ump routes (issue 7) register here
+  umpRoutes(app, memory);
+  umpFileRoutes(app, memory);
   // auth and ops routes (issue 8) register here
 
   app.notFound((c) => c.json({ error: { code: "not_found", message: "not found" } }, 404));

@@ -21,6 +21,8 @@ export interface RecallCallOptions {
   piiRead?: boolean;
   /** `?source=` query parameter (SPEC §4.1). */
   sourceParam?: string;
+  /** Extra candidate filter every leg applies before ranking (UMP scope and visibility, SPEC §1 Trust rules). */
+  filter?: (chunkId: number) => boolean;
 }
 
 /** The engine. */
@@ -55,7 +57,7 @@ export async function createRecallEngine(o: {
         timer = setTimeout(() => reject(new MemoryError("recall_unavailable", "recall exceeded its search budget")), o.budgetMs);
       });
       try {
-        return await Promise.race([runRecall(deps, q, { piiRead: opts.piiRead ?? false }), budget]);
+        return await Promise.race([runRecall(deps, q, { piiRead: opts.piiRead ?? false, filter: opts.filter }), budget]);
       } catch (e) {
         // SPEC §7: a failed search task is 503 recall_unavailable; client errors keep their codes.
         if (isMemoryError(e)) throw e;

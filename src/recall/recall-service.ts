@@ -43,7 +43,9 @@ const ms = (t: number) => Math.round((performance.now() - t) * 1000) / 1000;
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /** Runs one recall; returns the SPEC §4.1 response body. */
-export async function runRecall(d: RecallDeps, q: RecallQuery, opts: { piiRead: boolean }): Promise<Record<string, unknown>> {
+export async function runRecall(
+  d: RecallDeps, q: RecallQuery, opts: { piiRead: boolean; filter?: (id: number) => boolean },
+): Promise<Record<string, unknown>> {
   if (q.domain !== undefined && !(await d.domainExists(q.domain))) {
     throw new MemoryError("domain_invalid", `domain '${q.domain}' is not registered`, { field: "domain" });
   }
@@ -56,12 +58,12 @@ export async function runRecall(d: RecallDeps, q: RecallQuery, opts: { piiRead: 
   const termSet = new Set(queryTerms);
   const scope = chooseScope(q, d.index, qvec, d.params.routeThreshold);
   const nowMs = d.clock().getTime();
-  let run = await searchScope(d, q, scope, qvec, queryTerms, nowMs, tel);
+  let run = await searchScope(d, q, scope, qvec, queryTerms, nowMs, tel, opts.filter);
   let searched = scope;
   // SPEC §1 step 7: cross-domain fallback on a miss, unless strict (a forced domain stays forced).
   if (!run.hits.length && !q.strict && !scope.forced && scope.domains !== undefined) {
     searched = { ...scope, domains: undefined };
-    run = await searchScope(d, q, searched, qvec, queryTerms, nowMs, tel);
+    run = await searchScope(d, q, searched, qvec, queryTerms, nowMs, tel, opts.filter);
   }
   let hits = run.hits;
   if (q.leg) hits = hits.filter((h) => (q.leg === "fts" ? h.ranks.fts !== undefined || h.ranks.prf !== undefined : h.ranks[q.leg!] !== undefined));
@@ -107,10 +109,11 @@ interface ScopeRun {
 
 async function searchScope(
   d: RecallDeps, q: RecallQuery, scope: SearchScope, qvec: Float32Array | undefined, queryTerms: string[], nowMs: number,
-  tel: Record<string, number | string>,
+  tel: Record<string, number | string>, extra?: (id: number) => boolean,
 ): Promise<ScopeRun> {
   const p = d.params;
-  const filter = candidateFilter(q, d.index, scope, nowMs);
+  const base = candidateFilter(q, d.index, scope, nowMs);
+  const filter = extra ? (id: number) => base(id) && extra(id) : base;
   let t = performance.now();
   const vec = qvec && d.index.vectors ? d.index.vectors.search(qvec, p.legDepth, filter) : [];
   tel.vector_ms = ms(t);

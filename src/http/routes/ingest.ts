@@ -2,8 +2,10 @@
 import type { Hono } from "hono";
 import type { Memory } from "../../memory.ts";
 import { readJson } from "../read-json.ts";
+import { umpIngest } from "./ump-files.ts";
 
 /** Registers `POST /ingest`. */
 export function ingestRoutes(app: Hono, memory: Memory): void {
-  app.post("/ingest", async (c) => c.json(await memory.ingest(await readJson(c))));
+  // `?format=ump|ump-md` is the UMP file binding (SPEC §4.2); without it, the structured write.
+  app.post("/ingest", async (c) => (await umpIngest(c, memory)) ?? c.json(await memory.ingest(await readJson(c))));
 }

@@ -5,6 +5,7 @@
 import type { Migration } from "./migration.ts";
 import { m001Foundation } from "./m001-foundation.ts";
 import { m005Audit } from "./m005-audit.ts";
+import { m006Ump } from "./m006-ump.ts";
 
 /** All migrations in order. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -15,6 +16,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m005Audit,
   // governance (issue 6) migrations go here
   // ump (issue 7) migrations go here
+  m006Ump,
   // auth (issue 8) migrations go here
 ];
 

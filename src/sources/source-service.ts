@@ -1,0 +1,159 @@
+/**
+ * File sources (SPEC §2.1 ingest kind `vault`, §4.4 `POST /sources/reconcile`):
+ * the store side of the vault binding. A vault note is stored verbatim as
+ * one chunk (front matter, wikilinks, aliases and tags included, so it
+ * exports unchanged), source `vault`, with its path, tags, aliases and
+ * wikilinks in the chunk metadata; a note over the content limit is cut
+ * with the heading-aware chunker. Every step writes an audit row. A deleted
+ * or changed file leaves orphan chunks behind; `reconcile()` sweeps them
+ * (each with a tombstone and an audit row, through `DELETE /memory/{id}`'s
+ * path). Only chunks stamped `vault` are swept: a note whose text equals
+ * memory written through another door only loses its link.
+ */
+import type { AuditService } from "../audit/audit-service.ts";
+import { xxh3Hex } from "../core/content-hash.ts";
+import type { NewChunk } from "../core/types.ts";
+import { GLOBAL_DOMAIN } from "../domains/domain-name.ts";
+import type { WriteContext } from "../ingest/context.ts";
+import { writeChunk } from "../ingest/write-chunk.ts";
+import { deleteMemory } from "../lifecycle/delete-memory.ts";
+import { chunkMarkdown, parseMarkdown } from "../markdown/mod.ts";
+import { getChunk } from "../store/chunks.ts";
+import type { Db } from "../store/db.ts";
+import {
+  chunksOfSource, dropStaleLinks, type FileSource, listFileSources, listOrphanChunks, markFileSourceDeleted, moveFileSource,
+  purgeEmptyDeletedSources, setSourceChunks, unlinkChunkFromSources, upsertFileSource,
+} from "../store/file-sources.ts";
+
+export type { FileSource } from "../store/file-sources.ts";
+
+/** Largest note stored as one chunk (SPEC §8 content limit, in bytes). */
+const MAX_CONTENT = 1_000_000;
+
+/** Outcome of ingesting one file. */
+export interface FileIngest {
+  sourceId: number;
+  chunkIds: number[];
+  created: number;
+  duplicate: number;
+}
+
+/** The file-source operations. */
+export interface SourceService {
+  list(kind: string, root: string): Promise<FileSource[]>;
+  /** Ingests a note's current content and makes it the source's content. */
+  ingestFile(f: { kind: string; root: string; path: string; content: string; domain?: string }): Promise<FileIngest>;
+  /** Records a file the store wrote (or a record file it read) as the source of a UMP record. */
+  linkRecordFile(f: { kind: string; root: string; path: string; content: string; recordId: string }): Promise<void>;
+  moveFile(s: FileSource, to: string): Promise<void>;
+  deleteFile(s: FileSource): Promise<void>;
+  /** Sweeps orphans of deleted or changed sources. */
+  reconcile(): Promise<{ swept: number[]; unlinked: number[]; sources_removed: number }>;
+  /** The hash recorded for file content (xxh3 of the bytes, the chunk content hash). */
+  hashOf(content: string): Promise<string>;
+}
+
+/** Dependencies. */
+export interface SourceDeps {
+  db: Db;
+  write: WriteContext;
+  clock: () => Date;
+  audit: AuditService;
+}
+
+/** Title of a note: front matter `title`, else its first heading, else its file name. */
+export function noteTitle(path: string, fm: Record<string, unknown>, headings: { text: string }[]): string {
+  if (typeof fm.title === "string" && fm.title.trim()) return fm.title.trim().slice(0, 500);
+  const h = headings.find((x) => x.text.trim());
+  if (h) return h.text.trim().slice(0, 500);
+  const base = path.split("/").pop() ?? path;
+  return base.replace(/\.(md|markdown)$/i, "") || base;
+}
+
+/** Builds the service. */
+export function createSourceService(d: SourceDeps): SourceService {
+  const now = () => d.clock().toISOString();
+  return {
+    list: (kind, root) => listFileSources(d.db.client, kind, root),
+    hashOf: (content) => xxh3Hex(content),
+    async ingestFile(f) {
+      const parsed = parseMarkdown(f.content);
+      const title = noteTitle(f.path, parsed.frontmatter, parsed.headings);
+      const meta: Record<string, unknown> = { vault_path: f.path };
+      if (parsed.tags.length || parsed.inlineTags.length) meta.tags = [...new Set([...parsed.tags, ...parsed.inlineTags.map((t) => t.tag)])];
+      if (parsed.aliases.length) meta.aliases = parsed.aliases;
+      if (parsed.wikilinks.length) meta.wikilinks = [...new Set(parsed.wikilinks.map((w) => w.target))];
+      const pieces = new TextEncoder().encode(f.content).length <= MAX_CONTENT
+        ? [{ text: f.content, meta }]
+        : chunkMarkdown(parsed, { maxChars: 200_000 }).map((c) => ({
+          text: c.text, meta: { ...meta, heading_path: c.headingPath, line_start: c.startLine, line_end: c.endLine },
+        }));
+      const out: FileIngest = { sourceId: 0, chunkIds: [], created: 0, duplicate: 0 };
+      for (const p of pieces) {
+        if (!p.text.trim()) continue;
+        const chunk: NewChunk = {
+          title, content: p.text, domain: f.domain ?? GLOBAL_DOMAIN, contentHash: await xxh3Hex(p.text), source: "vault", origin: "imported",
+          confidence: 1, flagged: false, originSource: `vault:${f.path}`.slice(0, 64), meta: p.meta,
+        };
+        const w = await writeChunk(d.write, chunk);
+        out.chunkIds.push(w.id);
+        out[w.status === "created" ? "created" : "duplicate"]++;
+      }
+      const hash = await xxh3Hex(f.content);
+      out.sourceId = await d.db.write(async (tx) => {
+        const id = await upsertFileSource(tx, { kind: f.kind, root: f.root, path: f.path, hash, at: now() });
+        await setSourceChunks(tx, id, out.chunkIds);
+        await d.audit.append(tx, { action: "source_ingest", target: `source:${id}`, detail: { kind: f.kind, path: f.path, hash, chunks: out.chunkIds } });
+        return id;
+      });
+      return out;
+    },
+    async linkRecordFile(f) {
+      const hash = await xxh3Hex(f.content);
+      await d.db.write(async (tx) => {
+        const id = await upsertFileSource(tx, { kind: f.kind, root: f.root, path: f.path, hash, recordId: f.recordId, at: now() });
+        await setSourceChunks(tx, id, []);
+        await d.audit.append(tx, { action: "source_record", target: `source:${id}`, detail: { kind: f.kind, path: f.path, hash, record: f.recordId } });
+      });
+    },
+    async moveFile(s, to) {
+      await d.db.write(async (tx) => {
+        await moveFileSource(tx, s.id, to, now());
+        await d.audit.append(tx, { action: "source_move", target: `source:${s.id}`, detail: { from: s.path, to } });
+      });
+    },
+    async deleteFile(s) {
+      await d.db.write(async (tx) => {
+        const chunks = await chunksOfSource(tx, s.id);
+        await markFileSourceDeleted(tx, s.id, now());
+        await d.audit.append(tx, { action: "source_delete", target: `source:${s.id}`, detail: { path: s.path, chunks } });
+      });
+    },
+    async reconcile() {
+      const swept: number[] = [];
+      const unlinked: number[] = [];
+      for (;;) {
+        const orphans = await listOrphanChunks(d.db.client, 500);
+        if (!orphans.length) break;
+        for (const id of orphans) {
+          const c = await getChunk(d.db.client, id);
+          if (c && c.source === "vault") {
+            await deleteMemory(d.write, id, "source_deleted"); // tombstone + audit; the UMP hook drops its links
+            swept.push(id);
+          } else {
+            await d.db.write((tx) => unlinkChunkFromSources(tx, id));
+            unlinked.push(id);
+          }
+        }
+      }
+      const removed = await d.db.write(async (tx) => {
+        await dropStaleLinks(tx);
+        const n = await purgeEmptyDeletedSources(tx);
+        // A sweep that found nothing changes nothing, not even the audit log (reconcile is idempotent).
+        if (swept.length || unlinked.length || n) await d.audit.append(tx, { action: "sources_reconcile", detail: { swept, unlinked, sources_removed: n } });
+        return n;
+      });
+      return { swept, unlinked, sources_removed: removed };
+    },
+  };
+}

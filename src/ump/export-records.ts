@@ -1,0 +1,63 @@
+/**
+ * Export of UMP records (SPEC §4.2 `GET /export?format=ump|ump-md`,
+ * `cairn ump export`): every record the caller may read, in storage order,
+ * superseded versions included (history is part of the memory), forgotten
+ * ones and `consent.exportable: false` ones left out. Chunks written through
+ * other doors are materialised first (one kernel), quarantined ones are not
+ * exported. `consent.redact` paths are stripped on export (UMP notes), and a
+ * record changed that way is sealed again so the file still verifies. No
+ * read seam: the file binding is lossless.
+ */
+import { getChunk, listChunksAfter } from "../store/chunks.ts";
+import { listUmpRowsAfter } from "../store/ump-records.ts";
+import { canRead, requireGrant, type UmpActor } from "./actor.ts";
+import { authorizeOp } from "./capability-token.ts";
+import { assertIntact, viewRecord } from "./load-record.ts";
+import { materialize } from "./materialize.ts";
+import { recordOfRow } from "./record-rows.ts";
+import { UMP_VERSION } from "./record.ts";
+import type { UmpRecord } from "./types.ts";
+import type { UmpDeps } from "./ump-deps.ts";
+
+/** The JSON envelope of `GET /export?format=ump`. */
+export interface ExportEnvelope {
+  ump: string;
+  exported_at: string;
+  records: UmpRecord[];
+}
+
+/** Collects the exportable records for `actor`. */
+export async function exportRecords(d: UmpDeps, actor: UmpActor): Promise<ExportEnvelope> {
+  requireGrant(actor, "export");
+  await materializeAll(d);
+  const seed = await d.keys();
+  const records: UmpRecord[] = [];
+  let after = 0;
+  for (;;) {
+    const rows = await listUmpRowsAfter(d.db.client, after, 500);
+    for (const row of rows) {
+      if (row.status === "tombstoned" || !row.exportable) continue;
+      const chunk = await getChunk(d.db.client, row.chunkId);
+      if (!chunk || chunk.flagged) continue;
+      const record = recordOfRow(row, chunk.content);
+      if (!canRead(actor, record.scope)) continue;
+      if (actor.kind === "token" && !authorizeOp(actor.claims, "export", record.scope as unknown as Record<string, unknown>)) continue;
+      assertIntact(record);
+      records.push(viewRecord(record, actor, seed, { seam: false, redact: true }));
+    }
+    if (rows.length < 500) break;
+    after = rows[rows.length - 1].seq;
+  }
+  return { ump: UMP_VERSION, exported_at: d.clock().toISOString(), records };
+}
+
+async function materializeAll(d: UmpDeps): Promise<void> {
+  let after = 0;
+  for (;;) {
+    const chunks = await listChunksAfter(d.db.client, after, 500);
+    const missing = chunks.filter((c) => !c.flagged && d.index.onChunk(c.id).length === 0).map((c) => c.id);
+    if (missing.length) await materialize(d, missing);
+    if (chunks.length < 500) return;
+    after = chunks[chunks.length - 1].id;
+  }
+}

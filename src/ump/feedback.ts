@@ -1,0 +1,32 @@
+/**
+ * `POST /ump/feedback` (SPEC §4.9; UMP notes): `{id, outcome, session?}`
+ * where outcome is followed, overridden, ignored or contradicted. The report
+ * is stored and counted on the record (the counts appear on `get` and move
+ * the `salience` recall signal); it never changes the record itself, so a
+ * read grant is enough to give it.
+ */
+import { MemoryError } from "../core/errors.ts";
+import { umpObject, umpString } from "./_fields.ts";
+import { addUmpFeedback, FEEDBACK_OUTCOMES, type FeedbackOutcome } from "../store/ump-records.ts";
+import { requireRead, type UmpActor } from "./actor.ts";
+import { loadRecord, parseRecordId } from "./load-record.ts";
+import type { UmpDeps } from "./ump-deps.ts";
+
+/** Records one feedback report. */
+export async function giveFeedback(d: UmpDeps, actor: UmpActor, raw: unknown): Promise<{ ok: true }> {
+  const body = umpObject(raw);
+  const id = parseRecordId(body.id);
+  const outcome = body.outcome;
+  if (!FEEDBACK_OUTCOMES.includes(outcome as FeedbackOutcome)) {
+    throw new MemoryError("invalid_record", `outcome must be one of ${FEEDBACK_OUTCOMES.join(", ")}`, { field: "outcome" });
+  }
+  const session = umpString(body, "session", 256);
+  const { row, record } = await loadRecord(d.db.client, id);
+  if (row.status === "tombstoned") throw new MemoryError("not_found", "record not found", { id });
+  requireRead(actor, record.scope);
+  await d.db.write((tx) =>
+    addUmpFeedback(tx, { recordId: id, outcome: outcome as FeedbackOutcome, session, actor: actor.subject, at: d.clock().toISOString() })
+  );
+  d.events.emit({ kind: "feedback", id, scope: record.scope });
+  return { ok: true };
+}

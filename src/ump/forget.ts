@@ -1,0 +1,108 @@
+/**
+ * `POST /ump/forget` (SPEC §3, §4.9; UMP notes): `{id, reason?, hard?}` →
+ * `{result: tombstoned | erased}`. Forgetting covers the record's whole
+ * lineage (every version it supersedes or is superseded by), so no past
+ * version stays recallable.
+ *
+ * - Soft: each version gets `lifecycle.status: tombstoned` (signed again), a
+ *   tombstone row is written for its chunk, and the chunk stops being served
+ *   once no live record is left on it. Nothing is deleted.
+ * - Hard: the erasure path. Chunks that no other record shares are deleted
+ *   (vector, graph references, chunk row, tombstone, audit row, and their
+ *   record rows); records on shared chunks lose only their rows. When the
+ *   governance erasure service is wired it performs the chunk deletion.
+ *
+ * Each forget commits with one `ump_forget` audit row.
+ */
+import { MemoryError } from "../core/errors.ts";
+import { deleteChunkRow, getChunk } from "../store/chunks.ts";
+import type { Exec } from "../store/db.ts";
+import { unlinkChunkFromSources } from "../store/file-sources.ts";
+import { releaseEdgesOfChunk } from "../store/graph-rows.ts";
+import { insertTombstone } from "../store/tombstones.ts";
+import { deleteUmpRow, deleteUmpRowsOfChunk, umpRowsOfChunk } from "../store/ump-records.ts";
+import { deleteVector } from "../store/vectors.ts";
+import { requireRead, requireVerb, type UmpActor } from "./actor.ts";
+import { findRecord, loadRecord, parseRecordId, type LoadedRecord } from "./load-record.ts";
+import { sealRecord } from "./record-rows.ts";
+import { rewriteRecords } from "./store-record.ts";
+import type { UmpDeps } from "./ump-deps.ts";
+import { umpBool, umpObject, umpString } from "./_fields.ts";
+
+/** Forgets one record and its lineage. */
+export async function forget(d: UmpDeps, actor: UmpActor, raw: unknown): Promise<{ result: "tombstoned" | "erased" }> {
+  const body = umpObject(raw);
+  const id = parseRecordId(body.id);
+  const reason = umpString(body, "reason", 2048) ?? "forget";
+  const hard = umpBool(body, "hard") ?? false;
+  const first = await loadRecord(d.db.client, id);
+  if (first.row.status === "tombstoned" && !hard) throw new MemoryError("not_found", "record not found", { id });
+  requireRead(actor, first.record.scope);
+  requireVerb(actor, "write", first.record.scope);
+  const lineage = await collectLineage(d, first);
+  for (const l of lineage) requireVerb(actor, "write", l.record.scope);
+  if (hard) await erase(d, lineage, reason, actor);
+  else await tombstone(d, lineage, reason, actor);
+  for (const l of lineage) d.events.emit({ kind: hard ? "erased" : "tombstoned", id: l.record.id, scope: l.record.scope });
+  return { result: hard ? "erased" : "tombstoned" };
+}
+
+/** Every version connected to `start` through `supersedes` / `superseded_by`. */
+export async function collectLineage(d: UmpDeps, start: LoadedRecord): Promise<LoadedRecord[]> {
+  const seen = new Map<string, LoadedRecord>([[start.record.id, start]]);
+  const queue = [start];
+  while (queue.length) {
+    const cur = queue.shift()!;
+    for (const next of [...(cur.record.supersedes ?? []), ...(cur.record.superseded_by ?? [])]) {
+      if (seen.has(next)) continue;
+      const found = await findRecord(d.db.client, next);
+      if (!found) continue;
+      seen.set(next, found);
+      queue.push(found);
+    }
+  }
+  return [...seen.values()];
+}
+
+async function tombstone(d: UmpDeps, lineage: LoadedRecord[], reason: string, actor: UmpActor): Promise<void> {
+  const seed = await d.keys();
+  const live = lineage.filter((l) => l.row.status !== "tombstoned");
+  const updated = live.map((l) => sealRecord({ ...l.record, lifecycle: { ...(l.record.lifecycle ?? {}), status: "tombstoned" } }, seed));
+  await rewriteRecords(d, updated, { action: "ump_forget", actor: actor.subject, detail: { ids: live.map((l) => l.record.id), hard: false, reason } },
+    async (tx) => {
+      const at = d.clock().toISOString();
+      for (const l of live) {
+        await insertTombstone(tx, { chunkId: l.row.chunkId, domain: l.domain, contentHash: l.contentHash, reason: `ump_forget ${l.record.id}`, deletedAt: at });
+      }
+    });
+}
+
+async function erase(d: UmpDeps, lineage: LoadedRecord[], reason: string, actor: UmpActor): Promise<void> {
+  const ids = new Set(lineage.map((l) => l.record.id));
+  const chunks = [...new Set(lineage.map((l) => l.row.chunkId))];
+  const exclusive: number[] = [];
+  for (const c of chunks) if ((await umpRowsOfChunk(d.db.client, c)).every((r) => ids.has(r.id))) exclusive.push(c);
+  const shared = lineage.filter((l) => !exclusive.includes(l.row.chunkId)).map((l) => l.record.id);
+  const govErase = d.governance().erase;
+  await d.db.write(async (tx) => {
+    for (const id of shared) await deleteUmpRow(tx, id);
+    if (!govErase) for (const c of exclusive) await eraseChunk(d, tx, c, reason);
+    await d.audit.append(tx, { action: "ump_forget", actor: actor.subject, target: lineage[0].record.id, detail: { ids: [...ids], hard: true, reason, chunks: exclusive } });
+  });
+  if (govErase && exclusive.length) await govErase(exclusive, `ump_forget: ${reason}`);
+  else for (const c of exclusive) for (const h of d.write.indexHooks) h.removed(c);
+  for (const id of ids) d.index.remove(id);
+}
+
+// The same steps as DELETE /memory/{id} (SPEC §3), inside the caller's transaction so the whole lineage goes at once.
+async function eraseChunk(d: UmpDeps, tx: Exec, chunkId: number, reason: string): Promise<void> {
+  const c = await getChunk(tx, chunkId);
+  if (!c) return;
+  await deleteVector(tx, chunkId);
+  await releaseEdgesOfChunk(tx, chunkId);
+  await deleteChunkRow(tx, chunkId);
+  await deleteUmpRowsOfChunk(tx, chunkId);
+  await unlinkChunkFromSources(tx, chunkId);
+  await insertTombstone(tx, { chunkId, domain: c.domain, contentHash: c.contentHash, reason: "ump_forget", deletedAt: d.clock().toISOString() });
+  await d.audit.append(tx, { action: "delete", target: `chunk:${chunkId}`, detail: { domain: c.domain, content_hash: c.contentHash, reason: `ump_forget: ${reason}` } });
+}

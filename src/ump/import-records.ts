@@ -1,0 +1,48 @@
+/**
+ * Import of UMP records (SPEC §4.2 `POST /ingest?format=ump` and
+ * `format=ump-md`, `cairn ump import`): each record is processed on its own
+ * with its own status, so one bad record never aborts the rest. Records keep
+ * their ids, times, lineage and lifecycle (the file binding round trip is
+ * lossless); a supplied integrity block must verify, and the stored record
+ * is sealed again by this store. The operator's imports keep foreign owners
+ * (custody moves with the file); a capability token may only import records
+ * it owns. Imports are operator writes, not agent write-back, so the review
+ * posture does not apply.
+ */
+import { isMemoryError } from "../core/errors.ts";
+import { isOperator, type UmpActor } from "./actor.ts";
+import { prepareRecord, storeOrReject, type RememberResult } from "./remember.ts";
+import type { UmpDeps } from "./ump-deps.ts";
+
+/** One record's outcome in a batch. */
+export type ImportItem = { index: number } & (RememberResult | { result: "rejected"; id?: string; error: { code: string; message: string; details?: Record<string, unknown> } });
+
+/** The batch reply. */
+export interface ImportResult {
+  ump: string;
+  results: ImportItem[];
+  created: number;
+  merged: number;
+  rejected: number;
+}
+
+/** Imports records one by one. */
+export async function importRecords(d: UmpDeps, actor: UmpActor, records: readonly unknown[], source: "structured" | "vault" = "structured"): Promise<ImportResult> {
+  const out: ImportResult = { ump: "1.0", results: [], created: 0, merged: 0, rejected: 0 };
+  for (const [index, input] of records.entries()) {
+    let item: ImportItem;
+    try {
+      const record = await prepareRecord(d, actor, input, { enforceOwner: !isOperator(actor), actorKind: "import", method: "import" });
+      item = { index, ...(await storeOrReject(d, record, source, "ump_import", actor)) };
+    } catch (e) {
+      if (!isMemoryError(e)) throw e;
+      const error: { code: string; message: string; details?: Record<string, unknown> } = { code: e.code, message: e.message };
+      if (e.details) error.details = e.details;
+      const id = (input as { id?: unknown } | null)?.id;
+      item = { index, result: "rejected", ...(typeof id === "string" ? { id } : {}), error };
+    }
+    out.results.push(item);
+    out[item.result]++;
+  }
+  return out;
+}

@@ -1,0 +1,84 @@
+/**
+ * `POST /ump/remember` (SPEC §4.9, §2.8): validates a partial record,
+ * refuses a foreign `scope.owner` (403 `forbidden_scope`) and a supplied
+ * integrity block that does not verify (400 `signature_invalid`), then
+ * stores it: `created`, or `merged` when the same memory is already there.
+ * A write the injection screen refuses answers `rejected` (a value, not an
+ * error). Under `review` posture the record is filed as a proposal instead
+ * of memory, and the result says so.
+ */
+import { isMemoryError, MemoryError } from "../core/errors.ts";
+import { checkOwner, defaultOwner, requireVerb, type UmpActor } from "./actor.ts";
+import { normaliseRecord } from "./record.ts";
+import { sealRecord } from "./record-rows.ts";
+import { verifyRecord } from "./sign.ts";
+import { storeRecord } from "./store-record.ts";
+import type { UmpRecord } from "./types.ts";
+import type { UmpDeps } from "./ump-deps.ts";
+
+/** The reply of remember (and of each record of an import). */
+export interface RememberResult {
+  id: string;
+  result: "created" | "merged" | "rejected";
+  /** Set when the screen quarantined the text: stored, excluded from recall until released. */
+  flagged?: true;
+  /** Set when the screen refused the text. */
+  error?: { code: string; message: string };
+  /** Set under `review` posture: the record became a pending proposal, not memory. */
+  review?: { status: "pending"; proposal_id: number };
+}
+
+/** Options of `prepareRecord`. */
+export interface PrepareOptions {
+  /** Refuse a foreign owner (remember, token imports); the operator's file imports keep owners. */
+  enforceOwner: boolean;
+  actorKind?: "agent" | "import";
+  method?: string;
+}
+
+/** Validates, checks consent and integrity, and seals one incoming record. */
+export async function prepareRecord(d: UmpDeps, actor: UmpActor, input: unknown, o: PrepareOptions): Promise<UmpRecord> {
+  const scope = (input as { scope?: { owner?: unknown } } | null)?.scope;
+  if (o.enforceOwner && typeof scope === "object" && scope !== null) checkOwner(actor, scope.owner);
+  const record = normaliseRecord(input, {
+    now: d.clock(), owner: defaultOwner(actor), actor: actor.subject, actorKind: o.actorKind ?? "agent", method: o.method ?? "remember",
+  });
+  if ((input as { integrity?: unknown }).integrity !== undefined) {
+    const v = verifyRecord(input as object);
+    if (!v.ok) throw new MemoryError("signature_invalid", "The supplied integrity block does not verify", { reason: v.reason });
+  }
+  requireVerb(actor, "write", record.scope);
+  return sealRecord(record, await d.keys());
+}
+
+/** Remembers one record. */
+export async function remember(d: UmpDeps, actor: UmpActor, input: unknown): Promise<RememberResult> {
+  const record = await prepareRecord(d, actor, input, { enforceOwner: true });
+  if (d.posture === "review") return await propose(d, record);
+  return await storeOrReject(d, record, "memory", "ump_remember", actor);
+}
+
+/** Stores a prepared record, turning a screen refusal into `rejected`. */
+export async function storeOrReject(
+  d: UmpDeps, record: UmpRecord, source: "memory" | "structured" | "vault", action: string, actor: UmpActor,
+): Promise<RememberResult> {
+  try {
+    const out = await storeRecord(d, record, { source, action, actor: actor.subject });
+    if (out.result === "created") d.events.emit({ kind: "created", id: out.id, scope: record.scope });
+    return out.flagged ? { id: out.id, result: out.result, flagged: true } : { id: out.id, result: out.result };
+  } catch (e) {
+    if (isMemoryError(e) && e.code === "content_rejected") return { id: record.id, result: "rejected", error: { code: e.code, message: e.message } };
+    throw e;
+  }
+}
+
+// SPEC §1 Write posture: under review, agent write-back files a proposal instead of memory.
+async function propose(d: UmpDeps, record: UmpRecord): Promise<RememberResult> {
+  const file = d.governance().fileProposal;
+  if (!file) {
+    // Fail closed: writing directly would ignore the operator's posture.
+    throw new MemoryError("review_unavailable", "Write posture is review but no review queue is available; nothing was written", undefined, 503);
+  }
+  const p = await file({ content: record.body.text, title: record.title, source: "ump", meta: { ump_record: record } });
+  return { id: record.id, result: "created", review: { status: "pending", proposal_id: p.id } };
+}

@@ -1,0 +1,45 @@
+/**
+ * What the UMP operations need from the composition root, including the
+ * seams the governance feature fills when it is present (review posture
+ * files a proposal; hard forget goes through its erasure path).
+ */
+import type { AuditService } from "../audit/audit-service.ts";
+import type { WritePosture } from "../config/config.ts";
+import type { WriteContext } from "../ingest/context.ts";
+import type { RecallEngine } from "../recall/recall-engine.ts";
+import type { Db } from "../store/db.ts";
+import type { UmpEvents } from "./events.ts";
+import type { UmpIndex } from "./ump-index.ts";
+
+/** A proposal filed instead of a write under `review` posture (governance seam). */
+export interface ProposalInput {
+  content: string;
+  title?: string;
+  source: string;
+  meta: Record<string, unknown>;
+}
+
+/** Governance seams; absent until that feature is wired in `memory.ts`. */
+export interface GovernanceSeams {
+  /** Files a review proposal; returns its id. */
+  fileProposal?(p: ProposalInput): Promise<{ id: number }>;
+  /** Erases chunks through the governance erasure path (tombstones, audit, certificate). */
+  erase?(chunkIds: number[], reason: string): Promise<void>;
+}
+
+/** Dependencies of every UMP operation. */
+export interface UmpDeps {
+  db: Db;
+  write: WriteContext;
+  clock: () => Date;
+  /** The operator seed, re-read on every call so rotation takes effect at once. */
+  keys: () => Promise<Uint8Array | undefined>;
+  index: UmpIndex;
+  events: UmpEvents;
+  audit: AuditService;
+  recall: RecallEngine;
+  posture: WritePosture;
+  /** The operator bearer (`AUTH_TOKEN`), which `revoke` refuses to revoke. */
+  operatorBearer?: string;
+  governance: () => GovernanceSeams;
+}

@@ -1,0 +1,118 @@
+/**
+ * The UMP service the composition root builds (SPEC §2.8, §4.9, §5): one
+ * set of operations that the HTTP routes, the MCP tools, the CLI and the
+ * file binding all call with the caller they resolved, so results are
+ * identical across bindings. It also keeps its metadata in step with chunk
+ * deletions made by other features (a transaction hook and an index hook).
+ */
+import { MemoryError } from "../core/errors.ts";
+import type { IndexHooks, TxHook } from "../ingest/ports.ts";
+import { unlinkChunkFromSources } from "../store/file-sources.ts";
+import { deleteUmpRowsOfChunk } from "../store/ump-records.ts";
+import { requireUnscoped, type UmpActor } from "./actor.ts";
+import { capabilities, type Capabilities } from "./capabilities.ts";
+import { didFromSeed } from "./did-key.ts";
+import { createUmpEvents, type UmpEvents } from "./events.ts";
+import { exportRecords, type ExportEnvelope } from "./export-records.ts";
+import { giveFeedback } from "./feedback.ts";
+import { forget } from "./forget.ts";
+import { authenticate, revokeToken, type GateInput } from "./gate.ts";
+import { getRecord, type GetResult } from "./get-record.ts";
+import { importRecords, type ImportResult } from "./import-records.ts";
+import { recallRecords, type RecallItem } from "./recall-records.ts";
+import { remember, type RememberResult } from "./remember.ts";
+import { revise } from "./revise.ts";
+import { sweepRetention } from "./sweep-retention.ts";
+import type { UmpDeps } from "./ump-deps.ts";
+import { loadUmpIndex, umpTemporalFilter } from "./ump-index.ts";
+import type { TemporalFilter } from "../recall/ports.ts";
+import { umpObject } from "./_fields.ts";
+
+/** Every UMP operation. */
+export interface UmpService {
+  readonly events: UmpEvents;
+  /** The UMP part of the recall temporal seam (compose it with others in `memory.ts`). */
+  readonly temporalFilter: TemporalFilter;
+  /** Keeps record rows in step with chunk deletions made by other doors. */
+  readonly txHook: TxHook;
+  readonly indexHooks: IndexHooks;
+  /** The operator `did:key`, or undefined without a key. */
+  operatorDid(): Promise<string | undefined>;
+  authenticate(g: GateInput): Promise<UmpActor>;
+  capabilities(): Promise<Capabilities>;
+  remember(actor: UmpActor, body: unknown): Promise<RememberResult>;
+  get(actor: UmpActor, id: unknown): Promise<GetResult>;
+  recall(actor: UmpActor, body: unknown): Promise<{ results: RecallItem[] }>;
+  revise(actor: UmpActor, body: unknown): Promise<{ id: string; supersedes: string[] }>;
+  forget(actor: UmpActor, body: unknown): Promise<{ result: "tombstoned" | "erased" }>;
+  feedback(actor: UmpActor, body: unknown): Promise<{ ok: true }>;
+  /** `POST /ump/audit`: `{after?, limit?, action?}` → a page of the hash-chained log. */
+  audit(actor: UmpActor, body: unknown): Promise<Record<string, unknown>>;
+  auditVerify(actor: UmpActor): Promise<Record<string, unknown>>;
+  importRecords(actor: UmpActor, records: readonly unknown[], source?: "structured" | "vault"): Promise<ImportResult>;
+  exportRecords(actor: UmpActor): Promise<ExportEnvelope>;
+  revoke(jtiOrToken: string): Promise<{ jti: string; revoked: boolean }>;
+  sweepRetention(): Promise<string[]>;
+}
+
+/** Builds the service over its dependencies (loads the metadata index). */
+export async function createUmpService(base: Omit<UmpDeps, "index" | "events">): Promise<UmpService> {
+  const d: UmpDeps = { ...base, index: await loadUmpIndex(base.db), events: createUmpEvents() };
+  // Sweep at most once a second before reads, so an expired record is tombstoned durably soon after its deadline.
+  let lastSweep = 0;
+  const swept = async () => {
+    const now = d.clock().getTime();
+    if (now - lastSweep < 1000) return;
+    lastSweep = now;
+    await sweepRetention(d);
+  };
+  return {
+    events: d.events,
+    temporalFilter: umpTemporalFilter(d.index, d.clock),
+    txHook: async (tx, ev) => {
+      if (ev.action !== "delete" || ev.chunkId === undefined) return;
+      await deleteUmpRowsOfChunk(tx, ev.chunkId);
+      await unlinkChunkFromSources(tx, ev.chunkId);
+    },
+    indexHooks: { added: () => {}, removed: (id) => d.index.removeChunk(id) },
+    operatorDid: async () => {
+      const seed = await d.keys();
+      return seed ? didFromSeed(seed) : undefined;
+    },
+    authenticate: (g) => authenticate(d, g),
+    capabilities: async () => capabilities((await d.keys()) !== undefined),
+    remember: (a, b) => remember(d, a, b),
+    get: async (a, id) => (await swept(), getRecord(d, a, id)),
+    recall: async (a, b) => (await swept(), recallRecords(d, a, b)),
+    revise: (a, b) => revise(d, a, b),
+    forget: (a, b) => forget(d, a, b),
+    feedback: (a, b) => giveFeedback(d, a, b),
+    async audit(a, raw) {
+      requireUnscoped(a, "read");
+      const b = raw === undefined || raw === null ? {} : umpObject(raw);
+      const num = (k: string, dflt: number, max: number) => {
+        const v = b[k];
+        if (v === undefined || v === null) return dflt;
+        if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v > max) throw new MemoryError("invalid_record", `${k} must be an integer from 0 to ${max}`, { field: k });
+        return v;
+      };
+      const after = num("after", 0, Number.MAX_SAFE_INTEGER);
+      const limit = Math.max(1, num("limit", 100, 1000));
+      const action = typeof b.action === "string" && b.action ? b.action : undefined;
+      const page = await d.audit.list({ after, limit, action });
+      const rows = page.rows.map((r) => ({
+        id: r.id, ts: r.ts, action: r.action, ...(r.actor !== undefined ? { actor: r.actor } : {}), ...(r.target !== undefined ? { target: r.target } : {}),
+        detail: r.detail, prev_hash: r.prevHash, hash: r.hash,
+      }));
+      return page.next_after !== undefined ? { rows, next_after: page.next_after } : { rows };
+    },
+    async auditVerify(a) {
+      requireUnscoped(a, "read");
+      return { ...(await d.audit.verify()) } as Record<string, unknown>;
+    },
+    importRecords: (a, records, source) => importRecords(d, a, records, source),
+    exportRecords: async (a) => (await swept(), exportRecords(d, a)),
+    revoke: (arg) => revokeToken(d, arg),
+    sweepRetention: () => sweepRetention(d),
+  };
+}
