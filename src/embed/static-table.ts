@@ -30,6 +30,7 @@ export interface StaticTable {
   dim: number;
   /** Vocabulary, most frequent first; index = row. */
   words: string[];
+  /** SIF parameter a (stored as float32). */
   sifA: number;
   /** SIF weight of a word the table does not hold. */
   oovWeight: number;
