@@ -10,6 +10,7 @@ import { createDomainService, type DomainService } from "./domains/domain-servic
 import type { WriteContext } from "./ingest/context.ts";
 import { ingestStructured, type IngestResult } from "./ingest/ingest-structured.ts";
 import { ingestAdd, ingestMemory, type EntryResult } from "./ingest/ingest-memory.ts";
+import { ingestMarkdown, type MarkdownGraphPort, type MarkdownIngestOptions, type MarkdownIngestResult } from "./ingest/ingest-markdown.ts";
 import { createQuarantineService, type QuarantineService } from "./quarantine/quarantine-service.ts";
 import type { IndexHooks, TxHook } from "./ingest/ports.ts";
 import { deleteMemory, parseChunkId } from "./lifecycle/delete-memory.ts";
@@ -50,6 +51,10 @@ export interface Memory {
   /** The hash-chained audit log (SPEC §1 item 5). */
   readonly audit: AuditService;
   ingest(body: unknown): Promise<IngestResult>;
+  /** `POST /ingest/markdown`: heading-aware chunks stamped markdown (or vault). */
+  ingestMarkdown(body: unknown, opts?: Omit<MarkdownIngestOptions, "graph">): Promise<MarkdownIngestResult>;
+  /** Registers the graph port markdown documents are handed to (SPEC §2.6 edge sources 1–3). */
+  setMarkdownGraph(port: MarkdownGraphPort): void;
   /** `POST /ingest/memory`: strip + skip rule per entry. */
   ingestMemory(body: unknown): Promise<EntryResult | Record<string, unknown>>;
   /** `POST /add` (deprecated): strip only. */
@@ -98,11 +103,12 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     for (const id of ids) for (const h of write.indexHooks) h.removed(id);
   });
   const recallEngine = await createRecallEngine({
-    db, embedder: ports.embedder, snapshots: ports.snapshots, crossEncoder: ports.crossEncoder, clock, budgetMs: config.recallBudgetMs,
+    db, embedder: ports.embedder, snapshots: ports.snapshots, crossEncoder: ports.crossEncoder, clock, injectionPolicy: config.injectionPolicy, budgetMs: config.recallBudgetMs,
     graphEnabled: config.recallGraphEnabled, domainExists: (n) => domains.exists(n),
     trace: async (path) => (await audit.record({ action: "recall_trace", detail: path })).id,
   });
   write.indexHooks.push(recallEngine.index);
+  let markdownGraph: MarkdownGraphPort | undefined;
   // --- ump (issue 7) ---
   // Governance fills these seams (review proposals, the erasure path) when it is wired.
   const governance: GovernanceSeams = {};
@@ -115,12 +121,16 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   // Every feature's temporal filter composes into the one seam (governance adds its consolidation filter here).
   const temporalFilters: TemporalFilter[] = [ump.temporalFilter];
   recallEngine.setTemporalFilter(composeTemporalFilters(temporalFilters));
-  const sources = createSourceService({ db, write, clock, audit });
+  const sources = createSourceService({
+    db, write, clock, audit, ingestMarkdown: (body, opts) => ingestMarkdown(write, body, { ...opts, graph: markdownGraph }),
+  });
   // --- end ump ---
   let closed = false;
   return {
     config, db, write, domains, audit, ump, sources,
     ingest: (body) => ingestStructured(write, body),
+    ingestMarkdown: (body, opts) => ingestMarkdown(write, body, { ...opts, graph: markdownGraph }),
+    setMarkdownGraph: (port) => void (markdownGraph = port),
     ingestMemory: (body) => ingestMemory(write, body, config.ingestSkipPatterns),
     add: (body) => ingestAdd(write, body),
     quarantine: createQuarantineService(write),

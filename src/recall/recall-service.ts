@@ -109,11 +109,11 @@ interface ScopeRun {
 
 async function searchScope(
   d: RecallDeps, q: RecallQuery, scope: SearchScope, qvec: Float32Array | undefined, queryTerms: string[], nowMs: number,
-  tel: Record<string, number | string>, extra?: (id: number) => boolean,
+  tel: Record<string, number | string>, callFilter?: (id: number) => boolean,
 ): Promise<ScopeRun> {
   const p = d.params;
   const base = candidateFilter(q, d.index, scope, nowMs);
-  const filter = extra ? (id: number) => base(id) && extra(id) : base;
+  const filter = callFilter ? (id: number) => base(id) && callFilter(id) : base;
   let t = performance.now();
   const vec = qvec && d.index.vectors ? d.index.vectors.search(qvec, p.legDepth, filter) : [];
   tel.vector_ms = ms(t);

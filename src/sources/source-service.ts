@@ -1,10 +1,10 @@
 /**
  * File sources (SPEC §2.1 ingest kind `vault`, §4.4 `POST /sources/reconcile`):
- * the store side of the vault binding. A vault note is stored verbatim as
- * one chunk (front matter, wikilinks, aliases and tags included, so it
- * exports unchanged), source `vault`, with its path, tags, aliases and
- * wikilinks in the chunk metadata; a note over the content limit is cut
- * with the heading-aware chunker. Every step writes an audit row. A deleted
+ * the store side of the vault binding. A vault note goes through the
+ * markdown door (`/ingest/markdown`: screen, graph edges from annotations,
+ * tags and aliases) stamped `vault`, kept as one verbatim chunk so front
+ * matter, wikilinks, aliases and tags export unchanged. Every step writes
+ * an audit row. A deleted
  * or changed file leaves orphan chunks behind; `reconcile()` sweeps them
  * (each with a tombstone and an audit row, through `DELETE /memory/{id}`'s
  * path). Only chunks stamped `vault` are swept: a note whose text equals
@@ -12,12 +12,10 @@
  */
 import type { AuditService } from "../audit/audit-service.ts";
 import { xxh3Hex } from "../core/content-hash.ts";
-import type { NewChunk } from "../core/types.ts";
-import { GLOBAL_DOMAIN } from "../domains/domain-name.ts";
 import type { WriteContext } from "../ingest/context.ts";
-import { writeChunk } from "../ingest/write-chunk.ts";
+import type { MarkdownIngestOptions, MarkdownIngestResult } from "../ingest/ingest-markdown.ts";
 import { deleteMemory } from "../lifecycle/delete-memory.ts";
-import { chunkMarkdown, parseMarkdown } from "../markdown/mod.ts";
+import { parseMarkdown } from "../markdown/mod.ts";
 import { getChunk } from "../store/chunks.ts";
 import type { Db } from "../store/db.ts";
 import {
@@ -26,9 +24,6 @@ import {
 } from "../store/file-sources.ts";
 
 export type { FileSource } from "../store/file-sources.ts";
-
-/** Largest note stored as one chunk (SPEC §8 content limit, in bytes). */
-const MAX_CONTENT = 1_000_000;
 
 /** Outcome of ingesting one file. */
 export interface FileIngest {
@@ -59,10 +54,13 @@ export interface SourceDeps {
   write: WriteContext;
   clock: () => Date;
   audit: AuditService;
+  /** The markdown door (`/ingest/markdown`), stamping chunks `vault`. */
+  ingestMarkdown(body: unknown, opts: Omit<MarkdownIngestOptions, "graph">): Promise<MarkdownIngestResult>;
 }
 
 /** Title of a note: front matter `title`, else its first heading, else its file name. */
-export function noteTitle(path: string, fm: Record<string, unknown>, headings: { text: string }[]): string {
+export function noteTitle(path: string, content: string): string {
+  const { frontmatter: fm, headings } = parseMarkdown(content);
   if (typeof fm.title === "string" && fm.title.trim()) return fm.title.trim().slice(0, 500);
   const h = headings.find((x) => x.text.trim());
   if (h) return h.text.trim().slice(0, 500);
@@ -77,28 +75,12 @@ export function createSourceService(d: SourceDeps): SourceService {
     list: (kind, root) => listFileSources(d.db.client, kind, root),
     hashOf: (content) => xxh3Hex(content),
     async ingestFile(f) {
-      const parsed = parseMarkdown(f.content);
-      const title = noteTitle(f.path, parsed.frontmatter, parsed.headings);
-      const meta: Record<string, unknown> = { vault_path: f.path };
-      if (parsed.tags.length || parsed.inlineTags.length) meta.tags = [...new Set([...parsed.tags, ...parsed.inlineTags.map((t) => t.tag)])];
-      if (parsed.aliases.length) meta.aliases = parsed.aliases;
-      if (parsed.wikilinks.length) meta.wikilinks = [...new Set(parsed.wikilinks.map((w) => w.target))];
-      const pieces = new TextEncoder().encode(f.content).length <= MAX_CONTENT
-        ? [{ text: f.content, meta }]
-        : chunkMarkdown(parsed, { maxChars: 200_000 }).map((c) => ({
-          text: c.text, meta: { ...meta, heading_path: c.headingPath, line_start: c.startLine, line_end: c.endLine },
-        }));
-      const out: FileIngest = { sourceId: 0, chunkIds: [], created: 0, duplicate: 0 };
-      for (const p of pieces) {
-        if (!p.text.trim()) continue;
-        const chunk: NewChunk = {
-          title, content: p.text, domain: f.domain ?? GLOBAL_DOMAIN, contentHash: await xxh3Hex(p.text), source: "vault", origin: "imported",
-          confidence: 1, flagged: false, originSource: `vault:${f.path}`.slice(0, 64), meta: p.meta,
-        };
-        const w = await writeChunk(d.write, chunk);
-        out.chunkIds.push(w.id);
-        out[w.status === "created" ? "created" : "duplicate"]++;
-      }
+      const body: Record<string, unknown> = { title: noteTitle(f.path, f.content), content: f.content };
+      if (f.domain) body.domain = f.domain;
+      // One verbatim chunk per note, so front matter, wikilinks and tags export unchanged (and a note can be written back).
+      const r = await d.ingestMarkdown(body, { kind: "vault", sourceLink: f.path, whole: true });
+      const out: FileIngest = { sourceId: 0, chunkIds: r.chunks.map((c) => c.id), created: 0, duplicate: 0 };
+      for (const c of r.chunks) out[c.status === "created" ? "created" : "duplicate"]++;
       const hash = await xxh3Hex(f.content);
       out.sourceId = await d.db.write(async (tx) => {
         const id = await upsertFileSource(tx, { kind: f.kind, root: f.root, path: f.path, hash, at: now() });
