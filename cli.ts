@@ -11,6 +11,12 @@ import { ingestDir } from "./src/cli/ingest-dir.ts";
 import { explainLines, queryLines } from "./src/cli/query.ts";
 import { isDeno, onShutdown, readEnv } from "./src/runtime/platform.ts";
 import { bootServer, openMemoryForRuntime } from "./src/server.ts";
+import { MemoryError } from "./src/core/errors.ts";
+import { createProgress } from "./src/cli/progress.ts";
+import { type UmpCliOptions, umpExport, umpImport, umpKeygen, umpRevoke, umpToken } from "./src/cli/ump-commands.ts";
+import { reconcileVault } from "./src/files/vault-reconcile.ts";
+import { runMcpStdio } from "./src/mcp/stdio.ts";
+import { operatorActor } from "./src/ump/actor.ts";
 
 // deno-lint-ignore no-explicit-any
 const g = globalThis as any;
@@ -75,6 +81,78 @@ cli.command("explain <text>", "Recall with each hit's legs, ranks, scores and gr
     const memory = await openMemoryForRuntime(parseConfig(readEnv()));
     try {
       for (const l of await explainLines(memory, text, Number(o.k))) console.log(l);
+    } finally {
+      await memory.close();
+    }
+  });
+
+// --- ump (issue 7): keys, tokens, the file binding, the vault and MCP ---
+cli.command("ump <action> [arg]", "UMP 1.0: keygen | token | revoke <jti> | export | import <file>")
+  .option("--verbs <list>", "token: comma list of read, write, derive, export", { default: "read" })
+  .option("--scope <key=value>", "token: scope restriction (owner, project, agent, visibility); repeatable")
+  .option("--ttl <ttl>", "token: lifetime such as 30m, 24h, 7d", { default: "24h" })
+  .option("--aud <did>", "token: the peer DID it is minted for (its principal)")
+  .option("--format <format>", "export: md or ump", { default: "ump" })
+  .option("--out <file>", "export: output file (stdout when absent)")
+  .action(async (action: string, arg: string | undefined, o: UmpCliOptions) => {
+    const config = parseConfig(readEnv());
+    if (action === "keygen") {
+      for (const l of await umpKeygen(config)) console.log(l);
+      return;
+    }
+    if (!["token", "revoke", "export", "import"].includes(action)) {
+      throw new MemoryError("invalid_request", `Unknown ump action "${action}"; use keygen, token, revoke, export or import`);
+    }
+    const memory = await openMemoryForRuntime(config);
+    try {
+      if (action === "token") for (const l of await umpToken(config, memory, o)) console.log(l);
+      else if (action === "revoke") for (const l of await umpRevoke(memory, arg)) console.log(l);
+      else if (action === "export") for (const l of await umpExport(memory, o)) console.log(l);
+      else {
+        const r = await umpImport(memory, arg);
+        for (const l of r.lines) console.log(l);
+        if (r.rejected > 0) failed = true;
+      }
+    } finally {
+      await memory.close();
+    }
+  });
+
+cli.command("reconcile <path>", "Two-way reconcile of a markdown vault with the store")
+  .option("--kind <kind>", "Source kind (vault)", { default: "vault" })
+  .option("--project <name>", "Project whose UMP records are written into the vault (default: the directory name)")
+  .option("--one-way", "Read the vault only; write nothing into it")
+  .option("--dry-run", "Print the plan; change nothing")
+  .option("--json", "Print the report as JSON")
+  .action(async (path: string, o: { kind: string; project?: string; oneWay?: boolean; dryRun?: boolean; json?: boolean }) => {
+    if (o.kind !== "vault") throw new MemoryError("invalid_request", `--kind must be vault, got "${o.kind}"`);
+    const memory = await openMemoryForRuntime(parseConfig(readEnv()));
+    try {
+      const progress = createProgress(0, "reconcile");
+      const r = await reconcileVault(memory, path, {
+        actor: operatorActor(await memory.ump.operatorDid()), project: o.project, writeBack: !o.oneWay, dryRun: o.dryRun,
+        onStep: (a) => progress.tick(a.op),
+      });
+      if (o.json) console.log(JSON.stringify(r, null, 2));
+      else {
+        for (const c of r.conflicts) console.error(`conflict: ${c.path}: ${c.reason}`);
+        for (const f of r.failed) console.error(`failed: ${f.path}: ${f.error}`);
+        const p = r.plan;
+        progress.done(`reconcile: ${p.new} new, ${p.modified} modified, ${p.moved} moved, ${p.deleted} deleted, ${p.unchanged} unchanged, ` +
+          `${p.written} written, ${r.swept} swept, ${r.conflicts.length} conflicts, ${r.failed.length} failed${o.dryRun ? " (dry run)" : ""}`);
+      }
+      if (r.failed.length) failed = true;
+    } finally {
+      await memory.close();
+    }
+  });
+
+cli.command("mcp", "Run the MCP server over stdio (tools ump.*, resources ump://{project}/{id})")
+  .option("--token <token>", "Act as this capability token instead of the local operator")
+  .action(async (o: { token?: string }) => {
+    const memory = await openMemoryForRuntime(parseConfig(readEnv()));
+    try {
+      await runMcpStdio(memory, { token: o.token });
     } finally {
       await memory.close();
     }

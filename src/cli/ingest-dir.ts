@@ -1,10 +1,14 @@
 /**
- * `cairn ingest-dir <dir>`: ingests every markdown file under a directory
- * through the markdown door (heading-aware chunks, the same service as
- * `POST /ingest/markdown`). Title = the file's first heading, else its name.
+ * `cairn ingest-dir <dir>` (SPEC §4.12): ingests a whole markdown vault
+ * (front matter, wikilinks, nested folders) through the markdown door,
+ * stamped `vault`, one verbatim chunk per note, each file recorded as a
+ * source so a later `cairn reconcile <dir> --kind vault` knows it. Title =
+ * front matter `title`, else the first heading, else the file name. One bad
+ * file is reported and counted, never fatal. A progress bar on a TTY.
  */
 import type { Memory } from "../memory.ts";
-import { readTextFile, walkFiles } from "../runtime/platform.ts";
+import { absolutePath, readTextFile, walkFiles } from "../runtime/platform.ts";
+import { noteTitle } from "../sources/source-service.ts";
 import { createProgress } from "./progress.ts";
 
 /** Counts of one directory ingest. */
@@ -15,26 +19,22 @@ export interface IngestDirSummary {
   failed: number;
 }
 
-/** Title of a markdown file: its first ATX heading, else its base name without extension. */
+/** Title of a markdown file (re-exported for callers of the old name). */
 export function titleFor(path: string, content: string): string {
-  const m = /^#{1,6}[ \t]+(.+?)[ \t#]*$/m.exec(content);
-  if (m && m[1].trim()) return m[1].trim().slice(0, 500);
-  const base = path.split("/").pop() ?? path;
-  return base.replace(/\.(md|markdown)$/i, "") || base;
+  return noteTitle(path, content);
 }
 
 /** Ingests a directory; never throws for one bad file (it is counted as failed and reported). */
 export async function ingestDir(memory: Memory, dir: string, opts: { domain?: string } = {}): Promise<IngestDirSummary> {
-  const files = await walkFiles(dir, [".md", ".markdown"]);
+  const root = await absolutePath(dir);
+  const files = await walkFiles(root, [".md", ".markdown"]);
   const progress = createProgress(files.length, "ingest");
   const s: IngestDirSummary = { files: files.length, created: 0, duplicate: 0, failed: 0 };
   for (const f of files) {
     try {
       const content = await readTextFile(f);
-      const body: Record<string, unknown> = { title: titleFor(f, content), content };
-      if (opts.domain) body.domain = opts.domain;
-      const r = await memory.ingestMarkdown(body, { sourceLink: f.slice(dir.replace(/\/$/, "").length + 1) });
-      if (r.status === "created") s.created++;
+      const r = await memory.sources.ingestFile({ kind: "vault", root, path: f.slice(root.length + 1), content, domain: opts.domain });
+      if (r.created > 0) s.created++;
       else s.duplicate++;
     } catch (e) {
       s.failed++;

@@ -137,3 +137,52 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
   await fs.writeFile(tmp, data);
   await fs.rename(tmp, path);
 }
+
+/** Removes a file; false when it did not exist. */
+export async function removeFile(path: string): Promise<boolean> {
+  try {
+    if (isDeno) await g.Deno.remove(path);
+    else await (await import("node:fs/promises")).unlink(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A file's text, or undefined when it does not exist. */
+export async function readTextIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readTextFile(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The absolute form of a path (relative to the working directory), without a trailing slash. */
+export async function absolutePath(path: string): Promise<string> {
+  if (isDeno) {
+    const p = path.startsWith("/") ? path : `${g.Deno.cwd()}/${path}`;
+    return normalizeSlashes(p);
+  }
+  const { resolve } = await import("node:path");
+  return resolve(path).replaceAll("\\", "/");
+}
+
+function normalizeSlashes(p: string): string {
+  const out: string[] = [];
+  for (const part of p.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") out.pop();
+    else out.push(part);
+  }
+  return "/" + out.join("/");
+}
+
+/** Calls `fn` once stdin reaches its end (an MCP client closed the pipe). */
+export function onStdinEnd(fn: () => void): void {
+  // The MCP SDK reads `process.stdin` on both runtimes (Deno through its Node compatibility layer).
+  const stdin = isDeno ? (g.process ?? g.Deno?.process)?.stdin : g.process.stdin;
+  if (!stdin?.once) return;
+  stdin.once("end", fn);
+  stdin.once("close", fn);
+}

@@ -29,7 +29,7 @@ export interface ExportEnvelope {
 /** Collects the exportable records for `actor`. */
 export async function exportRecords(d: UmpDeps, actor: UmpActor): Promise<ExportEnvelope> {
   requireGrant(actor, "export");
-  await materializeAll(d);
+  await materializeAllChunks(d);
   const seed = await d.keys();
   const records: UmpRecord[] = [];
   let after = 0;
@@ -51,7 +51,8 @@ export async function exportRecords(d: UmpDeps, actor: UmpActor): Promise<Export
   return { ump: UMP_VERSION, exported_at: d.clock().toISOString(), records };
 }
 
-async function materializeAll(d: UmpDeps): Promise<void> {
+/** Gives every stored, unflagged chunk its record (one kernel). */
+export async function materializeAllChunks(d: UmpDeps): Promise<void> {
   let after = 0;
   for (;;) {
     const chunks = await listChunksAfter(d.db.client, after, 500);

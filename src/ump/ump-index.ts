@@ -33,6 +33,7 @@ export interface UmpIndex {
   remove(id: string): void;
   removeChunk(chunkId: number): void;
   size(): number;
+  all(): IterableIterator<UmpMeta>;
 }
 
 /** Metadata of a stored row. */
@@ -82,6 +83,7 @@ export function createUmpIndex(): UmpIndex {
       byChunk.delete(chunkId);
     },
     size: () => byId.size,
+    all: () => byId.values(),
   };
 }
 

@@ -9,7 +9,7 @@ import { MemoryError } from "../core/errors.ts";
 import type { IndexHooks, TxHook } from "../ingest/ports.ts";
 import { unlinkChunkFromSources } from "../store/file-sources.ts";
 import { deleteUmpRowsOfChunk } from "../store/ump-records.ts";
-import { requireUnscoped, type UmpActor } from "./actor.ts";
+import { canRead, requireUnscoped, type UmpActor } from "./actor.ts";
 import { capabilities, type Capabilities } from "./capabilities.ts";
 import { didFromSeed } from "./did-key.ts";
 import { createUmpEvents, type UmpEvents } from "./events.ts";
@@ -21,10 +21,13 @@ import { getRecord, type GetResult } from "./get-record.ts";
 import { importRecords, type ImportResult } from "./import-records.ts";
 import { recallRecords, type RecallItem } from "./recall-records.ts";
 import { remember, type RememberResult } from "./remember.ts";
+import { headOf, liveIdsOfProject, storedRecord } from "./record-heads.ts";
 import { revise } from "./revise.ts";
+import type { UmpRecord } from "./types.ts";
 import { sweepRetention } from "./sweep-retention.ts";
 import type { UmpDeps } from "./ump-deps.ts";
-import { loadUmpIndex, umpTemporalFilter } from "./ump-index.ts";
+import { isLive, loadUmpIndex, umpTemporalFilter } from "./ump-index.ts";
+import { materializeAllChunks } from "./export-records.ts";
 import type { TemporalFilter } from "../recall/ports.ts";
 import { umpObject } from "./_fields.ts";
 
@@ -52,6 +55,14 @@ export interface UmpService {
   importRecords(actor: UmpActor, records: readonly unknown[], source?: "structured" | "vault"): Promise<ImportResult>;
   exportRecords(actor: UmpActor): Promise<ExportEnvelope>;
   revoke(jtiOrToken: string): Promise<{ jti: string; revoked: boolean }>;
+  /** The live head of a record's lineage (vault binding); undefined when forgotten or erased. */
+  headOf(id: string): Promise<string | undefined>;
+  /** Ids of a project's live records (vault binding). */
+  liveIdsOfProject(project: string): string[];
+  /** Pages the live records the caller may read (MCP resources): `cursor` is opaque. */
+  browse(actor: UmpActor, o: { cursor?: string; limit: number }): Promise<{ items: { id: string; project?: string; name: string }[]; next?: string }>;
+  /** A record as stored, verified, without the read seam (for files). */
+  storedRecord(actor: UmpActor, id: string): Promise<UmpRecord>;
   sweepRetention(): Promise<string[]>;
 }
 
@@ -113,6 +124,18 @@ export async function createUmpService(base: Omit<UmpDeps, "index" | "events">):
     importRecords: (a, records, source) => importRecords(d, a, records, source),
     exportRecords: async (a) => (await swept(), exportRecords(d, a)),
     revoke: (arg) => revokeToken(d, arg),
+    headOf: (id) => headOf(d, id),
+    liveIdsOfProject: (project) => liveIdsOfProject(d, project),
+    storedRecord: (a, id) => storedRecord(d, a, id),
+    async browse(a, o) {
+      await materializeAllChunks(d);
+      const after = o.cursor && /^[0-9]{1,15}$/.test(o.cursor) ? Number(o.cursor) : 0;
+      const now = d.clock().getTime();
+      const visible = [...d.index.all()].filter((m) => m.seq > after && isLive(m, now, now) && canRead(a, m.scope)).sort((x, y) => x.seq - y.seq);
+      const page = visible.slice(0, o.limit);
+      const items = page.map((m) => ({ id: m.id, ...(m.scope.project !== undefined ? { project: m.scope.project } : {}), name: `${m.kind} ${m.id}` }));
+      return visible.length > o.limit ? { items, next: String(page[page.length - 1].seq) } : { items };
+    },
     sweepRetention: () => sweepRetention(d),
   };
 }

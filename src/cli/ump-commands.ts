@@ -1,0 +1,100 @@
+/**
+ * `cairn ump <action>` (SPEC §4.12, §5 items 5–7): `keygen`, `token`,
+ * `revoke`, `export` and `import`, thin over the runtime keyring and
+ * `memory.ump`. The CLI acts as the local operator. Output is plain lines;
+ * `token` prints the token as its last line so scripts can take `tail -1`.
+ */
+import type { Config } from "../config/config.ts";
+import { MemoryError } from "../core/errors.ts";
+import type { Memory } from "../memory.ts";
+import { readTextFile, writeFileAtomic } from "../runtime/platform.ts";
+import { dirKeyring } from "../runtime/ump-keyring.ts";
+import { operatorActor } from "../ump/actor.ts";
+import { mintToken, parseScopeArgs, VERBS } from "../ump/capability-token.ts";
+import { didFromSeed } from "../ump/did-key.ts";
+import { parseUmpJson, parseUmpMarkdown, serialiseUmpMarkdown } from "../ump/file-projection.ts";
+import type { Verb } from "../ump/types.ts";
+
+/** Options cac parses for `cairn ump`. */
+export interface UmpCliOptions {
+  verbs?: string;
+  scope?: string | string[];
+  ttl?: string;
+  aud?: string;
+  format?: string;
+  out?: string;
+}
+
+/** `ump keygen`: creates the operator seed (0600 in a 0700 directory) and prints the did:key. */
+export async function umpKeygen(config: Config): Promise<string[]> {
+  const keyring = dirKeyring(config.umpKeyDir);
+  const existing = await keyring.current();
+  if (existing) {
+    return [
+      `An operator key already exists in ${keyring.dir}; it was kept.`,
+      "To rotate: delete it and run cairn ump keygen again (every token signed by the old key stops verifying at once).",
+      didFromSeed(existing),
+    ];
+  }
+  const { path, seed } = await keyring.generate();
+  return [`Created ${path} (mode 0600)`, didFromSeed(seed)];
+}
+
+/** `ump token`: mints a capability token signed by the operator key; the token is the last line. */
+export async function umpToken(config: Config, memory: Memory, o: UmpCliOptions): Promise<string[]> {
+  const seed = await dirKeyring(config.umpKeyDir).current();
+  if (!seed) throw new MemoryError("operator_key_missing", "No operator key is configured; run cairn ump keygen first");
+  const verbs = (o.verbs ?? "read").split(",").map((v) => v.trim()).filter(Boolean);
+  if (!verbs.every((v) => VERBS.includes(v as Verb))) throw new MemoryError("invalid_request", `--verbs must be a comma list of ${VERBS.join(", ")}`);
+  const scopeArgs = o.scope === undefined ? [] : Array.isArray(o.scope) ? o.scope : [o.scope];
+  const scope = parseScopeArgs(scopeArgs.flatMap((s) => String(s).split(",")).filter(Boolean));
+  const now = new Date();
+  const token = mintToken(seed, { verbs: verbs as Verb[], scope, ttl: o.ttl ?? "24h", aud: o.aud, now });
+  const claims = JSON.parse(new TextDecoder().decode(base64UrlBytes(token.split(".")[1]))) as { jti: string; exp: string };
+  // The mint is audited with its id (never the token itself), so the operator can find what to revoke.
+  await memory.audit.record({ action: "ump_token_mint", target: `jti:${claims.jti}`, detail: { verbs, scope, exp: claims.exp, ...(o.aud ? { aud: o.aud } : {}) } });
+  return [
+    `jti: ${claims.jti}`,
+    `verbs: ${verbs.join(",")}`,
+    `scope: ${Object.entries(scope).map(([k, v]) => `${k}=${v}`).join(",") || "(any)"}`,
+    `audience: ${o.aud ?? "(operator)"}`,
+    `expires: ${claims.exp}`,
+    token,
+  ];
+}
+
+/** `ump revoke <jti>`. */
+export async function umpRevoke(memory: Memory, arg: string | undefined): Promise<string[]> {
+  if (!arg) throw new MemoryError("invalid_request", "Give the token id to revoke: cairn ump revoke <jti>");
+  const r = await memory.ump.revoke(arg);
+  return [r.revoked ? `Revoked ${r.jti}` : `${r.jti} was already revoked`];
+}
+
+/** `ump export --format md|ump --out <file>`. */
+export async function umpExport(memory: Memory, o: UmpCliOptions): Promise<string[]> {
+  const format = o.format ?? "ump";
+  if (format !== "md" && format !== "ump") throw new MemoryError("invalid_request", "--format must be md or ump");
+  const env = await memory.ump.exportRecords(operatorActor(await memory.ump.operatorDid()));
+  const text = format === "md" ? serialiseUmpMarkdown(env.records) : JSON.stringify(env, null, 2) + "\n";
+  if (!o.out) return [text.replace(/\n$/, "")];
+  await writeFileAtomic(o.out, text);
+  return [`Exported ${env.records.length} records to ${o.out}`];
+}
+
+/** `ump import <file>`: `*.md` is the markdown projection, anything else `*.ump.json` (array, envelope or NDJSON). */
+export async function umpImport(memory: Memory, file: string | undefined): Promise<{ lines: string[]; rejected: number }> {
+  if (!file) throw new MemoryError("invalid_request", "Give the file to import: cairn ump import <file>");
+  const text = await readTextFile(file);
+  const records = /\.(md|markdown)$/i.test(file) ? parseUmpMarkdown(text) : parseUmpJson(text);
+  const out = await memory.ump.importRecords(operatorActor(await memory.ump.operatorDid()), records);
+  const lines = out.results.filter((r) => r.result === "rejected").map((r) =>
+    `record ${r.index + 1}: rejected: ${"error" in r && r.error ? `${r.error.code}: ${r.error.message}` : "rejected"}`
+  );
+  lines.push(`Imported ${records.length} records: ${out.created} created, ${out.merged} merged, ${out.rejected} rejected`);
+  return { lines, rejected: out.rejected };
+}
+
+function base64UrlBytes(s: string): Uint8Array {
+  const b64 = s.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((s.length + 3) % 4);
+  return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+}

@@ -1,0 +1,78 @@
+/**
+ * The MCP binding (SPEC §4.9, §1 item 7): tools `ump.capabilities`,
+ * `ump.remember`, `ump.get`, `ump.recall`, `ump.revise`, `ump.forget`,
+ * `ump.feedback`, `ump.audit`, `ump.audit.verify`, each taking exactly the
+ * HTTP request body (or path id) and returning exactly the HTTP response
+ * body, because both call the same `memory.ump` operation. Errors come back
+ * as tool errors carrying the SPEC §7 envelope. Records are also resources
+ * `ump://{project}/{id}` (`_` for a record with no project).
+ *
+ * This uses the SDK's low-level `Server` with plain JSON Schemas: the
+ * high-level `McpServer` wants zod schemas, which would add a dependency and
+ * a second validation layer in front of the service's own.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { MemoryError } from "../core/errors.ts";
+import { VERSION } from "../core/version.ts";
+import type { Memory } from "../memory.ts";
+import type { UmpActor } from "../ump/actor.ts";
+import { toErrorResponse } from "../http/status.ts";
+import { UMP_TOOLS } from "./tools.ts";
+
+/** Builds the MCP server for one memory and caller. */
+export function createMcpServer(memory: Memory, actor: () => Promise<UmpActor>): Server {
+  const server = new Server({ name: "cairn", version: VERSION }, { capabilities: { tools: {}, resources: {} } });
+  const ump = memory.ump;
+  const run: Record<string, (a: UmpActor, args: Record<string, unknown>) => Promise<unknown>> = {
+    "ump.capabilities": () => ump.capabilities(),
+    "ump.remember": (a, args) => ump.remember(a, args),
+    "ump.get": (a, args) => ump.get(a, args.id),
+    "ump.recall": (a, args) => ump.recall(a, args),
+    "ump.revise": (a, args) => ump.revise(a, args),
+    "ump.forget": (a, args) => ump.forget(a, args),
+    "ump.feedback": (a, args) => ump.feedback(a, args),
+    "ump.audit": (a, args) => ump.audit(a, args),
+    "ump.audit.verify": (a) => ump.auditVerify(a),
+  };
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: UMP_TOOLS }));
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    const fn = run[req.params.name];
+    try {
+      if (!fn) throw new MemoryError("not_found", `Unknown tool "${req.params.name}"`);
+      const result = await fn(await actor(), (req.params.arguments ?? {}) as Record<string, unknown>);
+      return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
+    } catch (e) {
+      const { status, body } = toErrorResponse(e);
+      const payload = { ...body, status };
+      return { isError: true, content: [{ type: "text", text: JSON.stringify(payload) }], structuredContent: payload };
+    }
+  });
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: [{ uriTemplate: "ump://{project}/{id}", name: "UMP record", description: "A UMP 1.0 record as JSON", mimeType: "application/json" }],
+  }));
+  server.setRequestHandler(ListResourcesRequestSchema, async (req) => {
+    const page = await ump.browse(await actor(), { cursor: req.params?.cursor, limit: 100 });
+    return {
+      resources: page.items.map((r) => ({ uri: resourceUri(r.project, r.id), name: r.name, mimeType: "application/json" })),
+      ...(page.next ? { nextCursor: page.next } : {}),
+    };
+  });
+  server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+    const m = /^ump:\/\/([^/]+)\/(urn:ump:[a-z2-7]+)$/.exec(req.params.uri);
+    if (!m) throw new MemoryError("not_found", "Unknown resource");
+    const got = await ump.get(await actor(), m[2]);
+    if ((got.record.scope.project ?? "_") !== decodeURIComponent(m[1])) throw new MemoryError("not_found", "Unknown resource");
+    return { contents: [{ uri: req.params.uri, mimeType: "application/json", text: JSON.stringify(got.record) }] };
+  });
+  return server;
+}
+
+/** `ump://{project}/{id}`; `_` stands for no project. */
+export function resourceUri(project: string | undefined, id: string): string {
+  return `ump://${encodeURIComponent(project ?? "_")}/${id}`;
+}
