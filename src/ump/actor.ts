@@ -78,11 +78,16 @@ export function requireVerb(a: UmpActor, verb: Verb, scope: ScopeLike): void {
   }
 }
 
-/** True when the caller may read a record with this scope (verb, token scope and visibility). */
-export function canRead(a: UmpActor, scope: ScopeLike): boolean {
+/** True when the caller may use `verb` on a record with this scope (token verb and scope, then visibility). */
+export function canUse(a: UmpActor, verb: Verb, scope: ScopeLike): boolean {
   if (isOperator(a)) return true;
-  if (a.kind === "token" && !authorizeOp(a.claims, "read", scope as Record<string, unknown>)) return false;
+  if (a.kind === "token" && !authorizeOp(a.claims, verb, scope as Record<string, unknown>)) return false;
   return scope.owner === a.subject || scope.visibility !== "private";
+}
+
+/** True when the caller may read a record with this scope. */
+export function canRead(a: UmpActor, scope: ScopeLike): boolean {
+  return canUse(a, "read", scope);
 }
 
 /** Throws `forbidden_scope` unless the caller may read the record. */

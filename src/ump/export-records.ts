@@ -10,8 +10,7 @@
  */
 import { getChunk, listChunksAfter } from "../store/chunks.ts";
 import { listUmpRowsAfter } from "../store/ump-records.ts";
-import { canRead, requireGrant, type UmpActor } from "./actor.ts";
-import { authorizeOp } from "./capability-token.ts";
+import { canUse, requireGrant, type UmpActor } from "./actor.ts";
 import { assertIntact, viewRecord } from "./load-record.ts";
 import { materialize } from "./materialize.ts";
 import { recordOfRow } from "./record-rows.ts";
@@ -40,8 +39,7 @@ export async function exportRecords(d: UmpDeps, actor: UmpActor): Promise<Export
       const chunk = await getChunk(d.db.client, row.chunkId);
       if (!chunk || chunk.flagged) continue;
       const record = recordOfRow(row, chunk.content);
-      if (!canRead(actor, record.scope)) continue;
-      if (actor.kind === "token" && !authorizeOp(actor.claims, "export", record.scope as unknown as Record<string, unknown>)) continue;
+      if (!canUse(actor, "export", record.scope)) continue;
       assertIntact(record);
       records.push(viewRecord(record, actor, seed, { seam: false, redact: true }));
     }
