@@ -23,7 +23,7 @@ describe("cairn CLI", () => {
   it("prints help for the root and every command", async () => {
     const rootHelp = await cairn(["--help"]);
     expect(rootHelp.code).toBe(0);
-    for (const cmd of ["serve", "status", "ingest-dir"]) {
+    for (const cmd of ["serve", "status", "ingest-dir", "ump", "reconcile", "mcp"]) {
       expect(rootHelp.stdout).toContain(cmd);
       const h = await cairn([cmd, "--help"]);
       expect(h.code).toBe(0);
