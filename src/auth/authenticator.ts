@@ -103,9 +103,10 @@ export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
   };
 }
 
-// RFC 6750 §2.1: `Bearer` is case-insensitive, one space-separated token.
+// RFC 6750 §2.1: `Bearer` is case-insensitive, then one token. Any visible ASCII is allowed in it
+// (wider than b64token) because UMP capability tokens carry `ed25519:`.
 function bearerOf(header: string | undefined): string | null {
   if (header === undefined) return null;
-  const m = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+  const m = /^Bearer +([\x21-\x7e]+) *$/i.exec(header);
   return m ? m[1]! : null;
 }
