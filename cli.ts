@@ -8,6 +8,7 @@ import { parseConfig } from "./src/config/parse-config.ts";
 import { isMemoryError } from "./src/core/errors.ts";
 import { VERSION } from "./src/core/version.ts";
 import { ingestDir } from "./src/cli/ingest-dir.ts";
+import { explainLines, queryLines } from "./src/cli/query.ts";
 import { isDeno, onShutdown, readEnv } from "./src/runtime/platform.ts";
 import { bootServer, openMemoryForRuntime } from "./src/server.ts";
 
@@ -55,6 +56,29 @@ cli.command("ingest-dir <dir>", "Ingest every markdown file under a directory").
     }
   },
 );
+
+cli.command("query <text>", "Recall from the store (same pipeline as POST /recall)")
+  .option("--k <n>", "Number of hits (1-100)", { default: 5 })
+  .option("--json", "Print the JSON reply")
+  .action(async (text: string, o: { k: number; json?: boolean }) => {
+    const memory = await openMemoryForRuntime(parseConfig(readEnv()));
+    try {
+      for (const l of await queryLines(memory, text, Number(o.k), Boolean(o.json))) console.log(l);
+    } finally {
+      await memory.close();
+    }
+  });
+
+cli.command("explain <text>", "Recall with each hit's legs, ranks, scores and graph hops")
+  .option("--k <n>", "Number of hits (1-100)", { default: 5 })
+  .action(async (text: string, o: { k: number }) => {
+    const memory = await openMemoryForRuntime(parseConfig(readEnv()));
+    try {
+      for (const l of await explainLines(memory, text, Number(o.k))) console.log(l);
+    } finally {
+      await memory.close();
+    }
+  });
 
 cli.help();
 cli.version(VERSION);

@@ -31,7 +31,7 @@ describe("opaque bearer (SPEC §5 item 1)", () => {
   it("answers 401 unauthorized for a missing, malformed or wrong credential on every non-public route", async () => {
     t = await openTestMemory({ AUTH_TOKEN: TOKEN });
     for (const headers of [{}, { authorization: "" }, { authorization: `Basic ${btoa("a:b")}` }, { authorization: `Bearer ${TOKEN}x` },
-      { authorization: `Bearer ${TOKEN.slice(0, -1)}` }, { authorization: "Bearer" }, { authorization: `Bearer ${TOKEN} extra` }]) {
+      { authorization: `Bearer ${TOKEN.slice(0, -1)}` }, { authorization: "Bearer" }, { authorization: `Bearer ${TOKEN} extra` }] as Record<string, string>[]) {
       await expect401(await t.req("GET", "/stats", undefined, headers));
       await expect401(await t.req("POST", "/ingest", { title: "t", content: "c" }, headers));
     }
