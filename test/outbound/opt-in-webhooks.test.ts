@@ -155,7 +155,7 @@ describe("inbound signed channel webhooks (SPEC §5 items 8, 10)", () => {
   it("answers 401 outside the ±300 s window, for a bad or missing signature, and when no secret is configured", async () => {
     const app = await channelApp();
     const now = Math.floor(Date.now() / 1000);
-    const cases = [await signed(now - 301), await signed(now + 301), await signed(now, "whsec_" + btoa("another-secret")), { "webhook-id": "msg_1" },
+    const cases: Record<string, string>[] = [await signed(now - 301), await signed(now + 301), await signed(now, "whsec_" + btoa("another-secret")), { "webhook-id": "msg_1" },
       // The operator bearer is not a channel credential.
       { authorization: "Bearer service-token-abcdef" }];
     for (const h of cases) {
