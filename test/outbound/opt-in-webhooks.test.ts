@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config/parse-config.ts";
 import { createErasureSender } from "../../src/outbound/erasure-webhook.ts";
 import { createOutboundClient } from "../../src/outbound/outbound-client.ts";
-import { parseWebhookTimestamp, rfc3339, signWebhook, verifyWebhook } from "../../src/outbound/webhook-signature.ts";
+import { rfc3339, signWebhook, verifyWebhook } from "../../src/outbound/webhook-signature.ts";
 import { principalOf } from "../../src/http/principal.ts";
 import { openTestMemory, tempDir, type TestMemory } from "../_helpers/memory.ts";
 import { startServer } from "./_server.ts";
@@ -145,7 +145,8 @@ describe("inbound signed channel webhooks (SPEC §5 items 8, 10)", () => {
   it("accepts a valid signature with epoch-seconds or RFC 3339 timestamps, without a bearer, and hands the body on", async () => {
     const app = await channelApp();
     const now = Math.floor(Date.now() / 1000);
-    for (const ts of [now, rfc3339(new Date()), now - 299]) {
+    // Margins of 20 s keep a busy machine's clock drift out of it; the exact ±300 s edge is tested with a fixed clock in webhook-signature.test.ts.
+    for (const ts of [now, rfc3339(new Date()), now - 280]) {
       const res = await app.req("POST", "/webhooks/channel/signal", body, await signed(ts));
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ kind: "signed-webhook", body: JSON.parse(body) });
@@ -155,7 +156,7 @@ describe("inbound signed channel webhooks (SPEC §5 items 8, 10)", () => {
   it("answers 401 outside the ±300 s window, for a bad or missing signature, and when no secret is configured", async () => {
     const app = await channelApp();
     const now = Math.floor(Date.now() / 1000);
-    const cases: Record<string, string>[] = [await signed(now - 301), await signed(now + 301), await signed(now, "whsec_" + btoa("another-secret")), { "webhook-id": "msg_1" },
+    const cases: Record<string, string>[] = [await signed(now - 320), await signed(now + 320), await signed(now, "whsec_" + btoa("another-secret")), { "webhook-id": "msg_1" },
       // The operator bearer is not a channel credential.
       { authorization: "Bearer service-token-abcdef" }];
     for (const h of cases) {
@@ -163,8 +164,7 @@ describe("inbound signed channel webhooks (SPEC §5 items 8, 10)", () => {
       expect(res.status).toBe(401);
       expect((await res.json()).error.code).toBe("unauthorized");
     }
-    expect(parseWebhookTimestamp(String(now - 301))).toBe((now - 301) * 1000);
-    await app.close();
+        await app.close();
     t = undefined;
     const bare = await channelApp(false);
     expect((await bare.req("POST", "/webhooks/channel/signal", body, await signed(now))).status).toBe(401);
