@@ -114,7 +114,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   };
   const domains = createDomainService(db, clock, (ids) => {
     for (const id of ids) for (const h of write.indexHooks) h.removed(id);
-  });
+  }, write.txHooks);
   const recallEngine = await createRecallEngine({
     db, embedder: ports.embedder, snapshots: ports.snapshots, crossEncoder: ports.crossEncoder, clock, injectionPolicy: config.injectionPolicy, budgetMs: config.recallBudgetMs,
     graphEnabled: config.recallGraphEnabled, domainExists: (n) => domains.exists(n),
