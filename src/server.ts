@@ -9,7 +9,9 @@ import { createApp } from "./http/app.ts";
 import { openMemory, type Memory } from "./memory.ts";
 import { loadCrossEncoder, loadEmbedder } from "./runtime/model-loader.ts";
 import { dirKeyring } from "./runtime/ump-keyring.ts";
-import { ensureParentDir, packageRoot, readTextFile, rssBytes, serveFetch, writeFileAtomic, type RunningServer } from "./runtime/platform.ts";
+import {
+  ensureParentDir, exitProcess, packageRoot, readSecretFile, readTextFile, resolveHost, rssBytes, serveFetch, writeFileAtomic, type RunningServer,
+} from "./runtime/platform.ts";
 
 /** A booted server. */
 export interface BootedServer {
@@ -33,8 +35,10 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
   };
   // SPEC §5 item 5: the operator key is re-read on every use, so rotation applies at once; an insecure key file refuses boot.
   const keyring = dirKeyring(config.umpKeyDir);
-  await keyring.current();
-  return await openMemory(config, { rssBytes, embedder, crossEncoder, snapshots, umpKey: () => keyring.current() });
+  keyring.currentSync();
+  return await openMemory(config, {
+    rssBytes, embedder, crossEncoder, snapshots, readSecretFile, resolveHost, exit: exitProcess, umpKey: () => keyring.currentSync(),
+  });
 }
 
 /** Boots from an environment; `portOverride` lets tests bind port 0. */
@@ -46,11 +50,18 @@ export async function bootServer(env: Record<string, string | undefined>, portOv
     await memory.ump.sweepRetention();
     const openapiYaml = await readTextFile(`${packageRoot()}/openapi.yaml`);
     const app = createApp(memory, { openapiYaml });
-    const server = await serveFetch(app.fetch, { hostname: config.bindAddr, port: portOverride ?? config.bindPort });
+    // The adapter passes the socket peer as `c.env.remoteAddr` (rate limiting, loopback posture).
+    const server = await serveFetch((req, env) => app.fetch(req, env), { hostname: config.bindAddr, port: portOverride ?? config.bindPort });
+    // SPEC §8: connection and RSS watchdogs tick every 30 s and only log (RSS may exit under CAIRN_RSS_RESTART=1).
+    const watchdog = setInterval(() => {
+      memory.security.slots.tick(Date.now());
+      memory.security.rss.tick();
+    }, config.watchdog.intervalMs);
     const bootMs = Math.round(performance.now() - t0);
     return {
       config, memory, server, bootMs,
       close: async () => {
+        clearInterval(watchdog);
         await server.close();
         await memory.close();
       },

@@ -6,6 +6,7 @@
  */
 import type { Config } from "./config.ts";
 import { parseSkipPatterns } from "../hygiene/skip-patterns.ts";
+import { parseSecurityConfig } from "./security-config.ts";
 import { ConfigError, readBool, readEnum, readInt, readString } from "./read-var.ts";
 
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/;
@@ -66,7 +67,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     embedModelDir: readString(env, "CAIRN_EMBED_MODEL_DIR"),
     rerankModelDir: readString(env, "CAIRN_RERANK_MODEL_DIR"),
     umpKeyDir: readString(env, "CAIRN_UMP_KEY_DIR") ?? `${configDir(env)}/ump`,
-    authToken: readString(env, "AUTH_TOKEN"),
+    ...parseSecurityConfig(env, { loopback: isLoopbackAddr(bindAddr), bindPublic }),
     raw: { ...env },
   };
 }

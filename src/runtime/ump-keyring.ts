@@ -4,10 +4,13 @@
  * relocates it). Any seed file in the directory is picked up
  * (`operator.key` first, then by name); the directory is re-read on every
  * call, so deleting and regenerating the key (rotation) takes effect at
- * once, in a running server too. Seed files hold 64 hex digits (what
+ * once, in a running server too. The read is synchronous (a directory
+ * listing and one small file) because the request guard checks capability
+ * tokens synchronously. Seed files hold 64 hex digits (what
  * `keygen` writes), 32 raw bytes, or base64 of 32 bytes. A seed file
  * readable by group or others is refused, never silently used.
  */
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { MemoryError } from "../core/errors.ts";
 import { generateSeed } from "../ump/did-key.ts";
 import { isDeno } from "./platform.ts";
@@ -21,6 +24,8 @@ export interface Keyring {
   readonly dir: string;
   /** The current seed, or undefined when no seed file is present. */
   current(): Promise<Uint8Array | undefined>;
+  /** The same, synchronously. */
+  currentSync(): Uint8Array | undefined;
   /** Creates `operator.key` with a fresh seed; refuses when a seed file already exists. */
   generate(): Promise<{ path: string; seed: Uint8Array }>;
 }
@@ -33,9 +38,10 @@ export function dirKeyring(dir: string): Keyring {
   const clean = dir.replace(/\/+$/, "") || "/";
   return {
     dir: clean,
-    current: async () => (await findSeed(clean))?.seed,
+    current: () => Promise.resolve(findSeed(clean)?.seed),
+    currentSync: () => findSeed(clean)?.seed,
     async generate() {
-      const existing = await findSeed(clean);
+      const existing = findSeed(clean);
       if (existing) throw new MemoryError("operator_key_exists", "An operator key already exists; to rotate, delete it and run keygen again", { file: existing.name });
       await makePrivateDir(clean);
       const seed = generateSeed();
@@ -59,14 +65,21 @@ export function parseSeed(bytes: Uint8Array): Uint8Array | undefined {
   return undefined;
 }
 
-async function findSeed(dir: string): Promise<{ name: string; seed: Uint8Array } | undefined> {
-  const names = await listFiles(dir);
+function findSeed(dir: string): { name: string; seed: Uint8Array } | undefined {
+  const names = listFiles(dir);
   if (!names) return undefined;
   names.sort((a, b) => (a === KEY_FILE ? -1 : b === KEY_FILE ? 1 : a < b ? -1 : a > b ? 1 : 0));
   for (const name of names) {
     if (name.startsWith(".")) continue;
     const path = `${dir}/${name}`;
-    const { bytes, mode } = await readWithMode(path);
+    let bytes: Uint8Array;
+    let mode: number | undefined;
+    try {
+      bytes = new Uint8Array(readFileSync(path));
+      mode = windows() ? undefined : statSync(path).mode;
+    } catch {
+      continue; // vanished between listing and reading (a rotation in progress)
+    }
     const seed = parseSeed(bytes);
     if (!seed) continue;
     // SPEC §5: the seed is owner-only (0600); a readable-by-others key is refused, not used.
@@ -78,28 +91,16 @@ async function findSeed(dir: string): Promise<{ name: string; seed: Uint8Array }
   return undefined;
 }
 
-async function listFiles(dir: string): Promise<string[] | undefined> {
+function listFiles(dir: string): string[] | undefined {
   try {
-    if (isDeno) {
-      const out: string[] = [];
-      for await (const e of g.Deno.readDir(dir)) if (e.isFile) out.push(e.name);
-      return out;
-    }
-    const fs = await import("node:fs/promises");
-    return (await fs.readdir(dir, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name);
+    return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
   } catch {
     return undefined; // no directory: no key
   }
 }
 
-async function readWithMode(path: string): Promise<{ bytes: Uint8Array; mode?: number }> {
-  if (isDeno) {
-    const st = await g.Deno.stat(path);
-    return { bytes: await g.Deno.readFile(path), mode: g.Deno.build.os === "windows" ? undefined : st.mode ?? undefined };
-  }
-  const fs = await import("node:fs/promises");
-  const st = await fs.stat(path);
-  return { bytes: new Uint8Array(await fs.readFile(path)), mode: g.process.platform === "win32" ? undefined : st.mode };
+function windows(): boolean {
+  return isDeno ? g.Deno.build.os === "windows" : g.process.platform === "win32";
 }
 
 async function makePrivateDir(dir: string): Promise<void> {

@@ -147,3 +147,9 @@ export async function isJtiRevoked(ex: Exec, jti: string): Promise<boolean> {
   const rs = await ex.execute({ sql: "SELECT 1 FROM ump_revoked WHERE jti = ?", args: [jti] });
   return rs.rows.length > 0;
 }
+
+/** Every revoked token id (loaded once; the set is small and only grows). */
+export async function listRevokedJtis(ex: Exec): Promise<string[]> {
+  const rs = await ex.execute("SELECT jti FROM ump_revoked");
+  return rs.rows.map((r) => String(r.jti));
+}

@@ -15,11 +15,12 @@ import { verifyToken } from "./capability-token.ts";
 import { didFromSeed } from "./did-key.ts";
 import type { UmpDeps } from "./ump-deps.ts";
 
-/** A principal set by the auth layer (`c.get("principal")`). */
+/** A principal set by the auth layer (`c.get("principal")`, see src/auth/principal.ts). */
 export interface AuthPrincipal {
   subject: string;
   tenant?: string;
   roles?: string[];
+  /** `anonymous-loopback`, `bearer`, `jwt`, `capability`, `signed-webhook`. */
   kind?: string;
 }
 
@@ -31,15 +32,21 @@ export interface GateInput {
   principal?: AuthPrincipal;
   /** The caller holds `pii:read`. */
   piiRead?: boolean;
+  /**
+   * UMP routes (default): with an operator key, the anonymous loopback caller
+   * is refused (L3). File-binding routes pass false: the normal posture applies.
+   */
+  strict?: boolean;
 }
 
 const unauthorized = (why: string) => new MemoryError("unauthorized", why, undefined, 401);
 
-/** Resolves the caller; throws 401 `unauthorized` when a keyed store gets no valid credential. */
+/** Resolves the caller; throws 401 `unauthorized` when a keyed store gets no valid credential on a UMP route. */
 export async function authenticate(d: UmpDeps, g: GateInput): Promise<UmpActor> {
   const seed = await d.keys();
   const did = seed ? didFromSeed(seed) : undefined;
   const piiRead = g.piiRead ?? false;
+  const strict = g.strict ?? true;
   if (g.bearer?.startsWith("umpcap.")) {
     if (!did) throw unauthorized("Capability tokens need an operator key; none is configured");
     const v = verifyToken(g.bearer, { now: d.clock(), trustedIssuers: [did] });
@@ -47,12 +54,22 @@ export async function authenticate(d: UmpDeps, g: GateInput): Promise<UmpActor> 
     if (await isJtiRevoked(d.db.client, v.claims.jti)) throw unauthorized("The capability token was revoked");
     return { kind: "token", subject: v.claims.aud ?? v.claims.iss, claims: v.claims, piiRead: false };
   }
-  if (g.bearer !== undefined && d.operatorBearer !== undefined && constantTimeEqual(g.bearer, d.operatorBearer)) return operatorActor(did, piiRead);
-  if (g.principal) {
-    return { kind: "principal", subject: g.principal.subject, roles: g.principal.roles ?? [], piiRead };
+  const p = g.principal;
+  if (p && p.kind !== "anonymous-loopback" && p.kind !== "capability") {
+    // The operator bearer is the operator; any other authenticated caller is itself (admin acts as the operator).
+    if (p.kind === "bearer") return operatorActor(did, piiRead);
+    return { kind: "principal", subject: p.subject, roles: p.roles ?? [], piiRead };
   }
-  if (did) throw unauthorized(g.bearer ? "The bearer credential is not valid" : "A capability token or the operator bearer is required");
-  return operatorActor(undefined, piiRead);
+  // Callers without the auth layer in front (MCP, CLI) may present the operator bearer themselves.
+  if (g.bearer !== undefined && d.operatorBearer !== undefined && constantTimeEqual(g.bearer, d.operatorBearer)) return operatorActor(did, piiRead);
+  // SPEC §5 item 6: with a key, a UMP route needs a token or the operator bearer, on loopback too.
+  if (did && strict) throw unauthorized(g.bearer ? "The bearer credential is not valid" : "A capability token or the operator bearer is required");
+  return operatorActor(did, piiRead);
+}
+
+/** The trust the request guard needs to accept capability tokens: the current operator key's did:key. */
+export function capabilityTrust(seed: Uint8Array | undefined, revoked: ReadonlySet<string>): { trustedIssuers: string[]; revoked: (jti: string) => boolean } | undefined {
+  return seed ? { trustedIssuers: [didFromSeed(seed)], revoked: (jti) => revoked.has(jti) } : undefined;
 }
 
 /** The `jti` claim of a pasted token (unverified: revoking any id is harmless). */

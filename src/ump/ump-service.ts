@@ -16,7 +16,8 @@ import { createUmpEvents, type UmpEvents } from "./events.ts";
 import { exportRecords, type ExportEnvelope } from "./export-records.ts";
 import { giveFeedback } from "./feedback.ts";
 import { forget } from "./forget.ts";
-import { authenticate, revokeToken, type GateInput } from "./gate.ts";
+import { authenticate, capabilityTrust, revokeToken, type GateInput } from "./gate.ts";
+import { listRevokedJtis } from "../store/ump-records.ts";
 import { getRecord, type GetResult } from "./get-record.ts";
 import { importRecords, type ImportResult } from "./import-records.ts";
 import { recallRecords, type RecallItem } from "./recall-records.ts";
@@ -42,6 +43,8 @@ export interface UmpService {
   /** The operator `did:key`, or undefined without a key. */
   operatorDid(): Promise<string | undefined>;
   authenticate(g: GateInput): Promise<UmpActor>;
+  /** What the request guard trusts for capability tokens, given the current seed (synchronous). */
+  capabilityTrust(seed: Uint8Array | undefined): ReturnType<typeof capabilityTrust>;
   capabilities(): Promise<Capabilities>;
   remember(actor: UmpActor, body: unknown): Promise<RememberResult>;
   get(actor: UmpActor, id: unknown): Promise<GetResult>;
@@ -69,6 +72,8 @@ export interface UmpService {
 /** Builds the service over its dependencies (loads the metadata index). */
 export async function createUmpService(base: Omit<UmpDeps, "index" | "events">): Promise<UmpService> {
   const d: UmpDeps = { ...base, index: await loadUmpIndex(base.db), events: createUmpEvents() };
+  // Revocations made here apply to the guard at once; ones made by another process (the CLI) are caught per request.
+  const revoked = new Set(await listRevokedJtis(base.db.client));
   // Sweep at most once a second before reads, so an expired record is tombstoned durably soon after its deadline.
   let lastSweep = 0;
   const swept = async () => {
@@ -91,6 +96,7 @@ export async function createUmpService(base: Omit<UmpDeps, "index" | "events">):
       return seed ? didFromSeed(seed) : undefined;
     },
     authenticate: (g) => authenticate(d, g),
+    capabilityTrust: (seed) => capabilityTrust(seed, revoked),
     capabilities: async () => capabilities((await d.keys()) !== undefined),
     remember: (a, b) => remember(d, a, b),
     get: async (a, id) => (await swept(), getRecord(d, a, id)),
@@ -123,7 +129,11 @@ export async function createUmpService(base: Omit<UmpDeps, "index" | "events">):
     },
     importRecords: (a, records, source) => importRecords(d, a, records, source),
     exportRecords: async (a) => (await swept(), exportRecords(d, a)),
-    revoke: (arg) => revokeToken(d, arg),
+    async revoke(arg) {
+      const r = await revokeToken(d, arg);
+      revoked.add(r.jti);
+      return r;
+    },
     headOf: (id) => headOf(d, id),
     liveIdsOfProject: (project) => liveIdsOfProject(d, project),
     storedRecord: (a, id) => storedRecord(d, a, id),

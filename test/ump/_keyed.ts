@@ -25,7 +25,7 @@ export async function openKeyed(env: Record<string, string> = {}, ports: Partial
   const keyDir = join(dir, "keys");
   const keyring = dirKeyring(keyDir);
   const { seed } = await keyring.generate();
-  const t = await openTestMemory({ CAIRN_UMP_KEY_DIR: keyDir, ...env }, { umpKey: () => keyring.current(), ...ports }, dir);
+  const t = await openTestMemory({ CAIRN_UMP_KEY_DIR: keyDir, ...env }, { umpKey: () => keyring.currentSync(), ...ports }, dir);
   return {
     ...t, seed, did: didFromSeed(seed), keyring, keyDir,
     token: (verbs, scope = {}, o = {}) =>

@@ -11,19 +11,15 @@
 import type { Context, Hono } from "hono";
 import { MemoryError } from "../../core/errors.ts";
 import type { Memory } from "../../memory.ts";
-import { operatorActor, type UmpActor } from "../../ump/actor.ts";
+import type { UmpActor } from "../../ump/actor.ts";
 import { parseUmpJson, parseUmpMarkdown, serialiseUmpMarkdown } from "../../ump/file-projection.ts";
-import { bearerOf, principalOf, umpActor } from "./ump.ts";
-import { piiReadOf } from "../principal.ts";
+import { umpActor } from "./ump.ts";
 
 const FORMATS = ["ump", "ump-md"];
 
 /** The caller of a file-binding route: a capability token when one is presented, else the normal posture. */
-async function fileActor(c: Context, memory: Memory): Promise<UmpActor> {
-  if (bearerOf(c)?.startsWith("umpcap.")) return await umpActor(c, memory);
-  const p = principalOf(c);
-  if (p) return { kind: "principal", subject: p.subject, roles: p.roles ?? [], piiRead: piiReadOf(c) };
-  return operatorActor(await memory.ump.operatorDid(), piiReadOf(c));
+function fileActor(c: Context, memory: Memory): Promise<UmpActor> {
+  return umpActor(c, memory, false);
 }
 
 function formatOf(c: Context, dflt?: string): string {

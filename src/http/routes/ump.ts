@@ -12,8 +12,7 @@ import type { Memory } from "../../memory.ts";
 import type { UmpActor } from "../../ump/actor.ts";
 import { canRead } from "../../ump/actor.ts";
 import type { UmpChange } from "../../ump/events.ts";
-import type { AuthPrincipal } from "../../ump/gate.ts";
-import { piiReadOf } from "../principal.ts";
+import { piiReadOf, principalOf } from "../principal.ts";
 import { readJson } from "../read-json.ts";
 
 /** SSE heartbeat comment interval (keeps proxies from closing an idle stream). */
@@ -26,15 +25,9 @@ export function bearerOf(c: Context): string | undefined {
   return m ? m[1].trim() : undefined;
 }
 
-/** The principal the auth layer put on the context, if any. */
-export function principalOf(c: Context): AuthPrincipal | undefined {
-  const p = (c.get as (k: string) => unknown)("principal") as AuthPrincipal | undefined;
-  return p && typeof p.subject === "string" ? p : undefined;
-}
-
-/** Resolves the UMP caller of a request (401 when a keyed store gets no valid credential). */
-export function umpActor(c: Context, memory: Memory): Promise<UmpActor> {
-  return memory.ump.authenticate({ bearer: bearerOf(c), principal: principalOf(c), piiRead: piiReadOf(c) });
+/** Resolves the UMP caller of a request; `strict` (UMP routes) refuses the anonymous caller of a keyed store with 401. */
+export function umpActor(c: Context, memory: Memory, strict = true): Promise<UmpActor> {
+  return memory.ump.authenticate({ bearer: bearerOf(c), principal: principalOf(c), piiRead: piiReadOf(c), strict });
 }
 
 /** Registers the UMP routes. */
