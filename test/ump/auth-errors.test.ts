@@ -67,6 +67,18 @@ describe("UMP auth posture", () => {
     expect((await k.as("wrong-secret", "POST", "/ump/recall", { query: "deploy" })).status).toBe(401);
   });
 
+  it("behind a required credential, the request guard honours tokens of the current key and refuses revoked ones", async () => {
+    const k = (t = await openKeyed({ AUTH_TOKEN: "operator-secret-1234567890" }));
+    const tok = k.token(["read", "write"]);
+    expect((await k.as(tok, "POST", "/ump/recall", { query: "anything" })).status).toBe(200);
+    expect((await k.as(undefined, "POST", "/ump/recall", { query: "anything" })).status).toBe(401);
+    const jti = JSON.parse(Buffer.from(tok.split(".")[1], "base64url").toString()).jti;
+    await k.memory.ump.revoke(jti);
+    expect((await k.as(tok, "POST", "/ump/recall", { query: "anything" })).status).toBe(401);
+    // A capability token is a UMP credential only: the guard refuses it on other routes.
+    expect((await k.as(k.token(["read", "write"]), "POST", "/recall", { query: "anything" })).status).toBe(401);
+  });
+
   it("refuses expired, not-yet-valid, tampered, foreign and revoked tokens with 401", async () => {
     const k = (t = await openKeyed());
     const past = new Date(Date.now() - 3 * 3_600_000);
