@@ -83,14 +83,20 @@ async function erase(d: UmpDeps, lineage: LoadedRecord[], reason: string, actor:
   const exclusive: number[] = [];
   for (const c of chunks) if ((await umpRowsOfChunk(d.db.client, c)).every((r) => ids.has(r.id))) exclusive.push(c);
   const shared = lineage.filter((l) => !exclusive.includes(l.row.chunkId)).map((l) => l.record.id);
-  const govErase = d.governance().erase;
+  const govErase = d.governance().eraseInTx;
   await d.db.write(async (tx) => {
     for (const id of shared) await deleteUmpRow(tx, id);
-    if (!govErase) for (const c of exclusive) await eraseChunk(d, tx, c, reason);
+    if (govErase && exclusive.length) {
+      // The governance executor removes chunks, vectors, relations, proposals and links; the record rows are ours.
+      await govErase(tx, { chunkIds: exclusive, reason: `ump_forget: ${reason}`, now: d.clock().toISOString() });
+      for (const c of exclusive) {
+        await deleteUmpRowsOfChunk(tx, c);
+        await unlinkChunkFromSources(tx, c);
+      }
+    } else for (const c of exclusive) await eraseChunk(d, tx, c, reason);
     await d.audit.append(tx, { action: "ump_forget", actor: actor.subject, target: lineage[0].record.id, detail: { ids: [...ids], hard: true, reason, chunks: exclusive } });
   });
-  if (govErase && exclusive.length) await govErase(exclusive, `ump_forget: ${reason}`);
-  else for (const c of exclusive) for (const h of d.write.indexHooks) h.removed(c);
+  for (const c of exclusive) for (const h of d.write.indexHooks) h.removed(c);
   for (const id of ids) d.index.remove(id);
 }
 

@@ -79,6 +79,9 @@ async function propose(d: UmpDeps, record: UmpRecord): Promise<RememberResult> {
     // Fail closed: writing directly would ignore the operator's posture.
     throw new MemoryError("review_unavailable", "Write posture is review but no review queue is available; nothing was written", undefined, 503);
   }
-  const p = await file({ content: record.body.text, title: record.title, source: "ump", meta: { ump_record: record } });
+  const p = await file({
+    content: record.body.text, title: record.title, door: "/ump/remember", ingestKind: "memory", origin: "agent", owner: record.scope.owner,
+    source: `ump:${record.id}`.slice(0, 64),
+  });
   return { id: record.id, result: "created", review: { status: "pending", proposal_id: p.id } };
 }

@@ -7,24 +7,33 @@ import type { AuditService } from "../audit/audit-service.ts";
 import type { WritePosture } from "../config/config.ts";
 import type { WriteContext } from "../ingest/context.ts";
 import type { RecallEngine } from "../recall/recall-engine.ts";
-import type { Db } from "../store/db.ts";
+import type { Origin } from "../core/types.ts";
+import type { Db, Exec } from "../store/db.ts";
 import type { UmpEvents } from "./events.ts";
 import type { UmpIndex } from "./ump-index.ts";
 
-/** A proposal filed instead of a write under `review` posture (governance seam). */
+/** A proposal filed instead of a write under `review` posture (the governance `ProposalInput` fields UMP uses). */
 export interface ProposalInput {
   content: string;
   title?: string;
-  source: string;
-  meta: Record<string, unknown>;
+  /** The door it came through. */
+  door: string;
+  ingestKind?: "memory";
+  origin?: Origin;
+  /** The record's `scope.owner`, carried to the promoted chunk. */
+  owner?: string;
+  source?: string;
 }
 
-/** Governance seams; absent until that feature is wired in `memory.ts`. */
+/**
+ * Governance seams; absent until that feature is wired in `memory.ts`:
+ * `fileProposal = (p) => review.file(p)` and `eraseInTx = eraseInTx` (src/erasure/erase-in-tx.ts).
+ */
 export interface GovernanceSeams {
   /** Files a review proposal; returns its id. */
   fileProposal?(p: ProposalInput): Promise<{ id: number }>;
-  /** Erases chunks through the governance erasure path (tombstones, audit, certificate). */
-  erase?(chunkIds: number[], reason: string): Promise<void>;
+  /** The governance erasure executor, inside the caller's transaction (tombstones, vectors, relations, proposals, links). */
+  eraseInTx?(tx: Exec, o: { chunkIds: number[]; reason: string; now: string }): Promise<unknown>;
 }
 
 /** Dependencies of every UMP operation. */
