@@ -40,7 +40,7 @@ export async function exportRecords(d: UmpDeps, actor: UmpActor): Promise<Export
       if (!chunk || chunk.flagged) continue;
       const record = recordOfRow(row, chunk.content);
       if (!canUse(actor, "export", record.scope)) continue;
-      assertIntact(record);
+      await assertIntact(record);
       records.push(viewRecord(record, actor, seed, { seam: false, redact: true }));
     }
     if (rows.length < 500) break;

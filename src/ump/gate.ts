@@ -11,7 +11,7 @@ import { MemoryError } from "../core/errors.ts";
 import { isJtiRevoked, insertRevokedJti } from "../store/ump-records.ts";
 import { operatorActor, type UmpActor } from "./actor.ts";
 import { base64UrlDecode } from "./base64.ts";
-import { verifyToken } from "./capability-token.ts";
+import { verifyTokenAsync } from "./capability-token.ts";
 import { didFromSeed } from "./did-key.ts";
 import type { UmpDeps } from "./ump-deps.ts";
 
@@ -49,7 +49,7 @@ export async function authenticate(d: UmpDeps, g: GateInput): Promise<UmpActor> 
   const strict = g.strict ?? true;
   if (g.bearer?.startsWith("umpcap.")) {
     if (!did) throw unauthorized("Capability tokens need an operator key; none is configured");
-    const v = verifyToken(g.bearer, { now: d.clock(), trustedIssuers: [did] });
+    const v = await verifyTokenAsync(g.bearer, { now: d.clock(), trustedIssuers: [did] });
     if (!v.ok) throw unauthorized(v.reason === "expired" ? "The capability token has expired" : `The capability token is not valid (${v.reason})`);
     if (await isJtiRevoked(d.db.client, v.claims.jti)) throw unauthorized("The capability token was revoked");
     return { kind: "token", subject: v.claims.aud ?? v.claims.iss, claims: v.claims, piiRead: false };

@@ -25,6 +25,6 @@ export async function getRecord(d: UmpDeps, actor: UmpActor, rawId: unknown): Pr
   const { row, record } = await loadRecord(d.db.client, id);
   if (row.status === "tombstoned") throw new MemoryError("not_found", "record not found", { id });
   requireRead(actor, record.scope);
-  assertIntact(record);
+  await assertIntact(record);
   return { record: viewRecord(record, actor, await d.keys(), { seam: true }), untrusted: true, feedback: { ...row.feedback } };
 }

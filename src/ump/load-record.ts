@@ -14,7 +14,7 @@ import { getUmpRow, type UmpRow } from "../store/ump-records.ts";
 import { crossesBoundary, type UmpActor } from "./actor.ts";
 import { recordOfRow, sealRecord } from "./record-rows.ts";
 import { applyRedact } from "./redact.ts";
-import { verifyRecord } from "./sign.ts";
+import { verifyRecordAsync } from "./sign.ts";
 import type { UmpRecord } from "./types.ts";
 
 /** A stored record with its row. */
@@ -49,9 +49,9 @@ export async function loadRecord(ex: Exec, id: string): Promise<LoadedRecord> {
   return found;
 }
 
-/** Verifies the stored integrity; a stored record that fails is never emitted. */
-export function assertIntact(record: UmpRecord): void {
-  const v = verifyRecord(record);
+/** Verifies the stored integrity (native Ed25519 where available); a stored record that fails is never emitted. */
+export async function assertIntact(record: UmpRecord): Promise<void> {
+  const v = await verifyRecordAsync(record);
   if (!v.ok) throw new MemoryError("signature_invalid", "The stored record failed integrity verification", { reason: v.reason }, 500);
 }
 

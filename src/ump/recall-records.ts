@@ -20,7 +20,7 @@ import { getUmpRow } from "../store/ump-records.ts";
 import { canRead, requireGrant, type ScopeLike, type UmpActor } from "./actor.ts";
 import { MAX_RECALL } from "./capabilities.ts";
 import { didFromSeed } from "./did-key.ts";
-import { findRecord, viewRecord } from "./load-record.ts";
+import { assertIntact, findRecord, viewRecord } from "./load-record.ts";
 import { legacyScope, materialize } from "./materialize.ts";
 import { KINDS } from "./record.ts";
 import type { UmpRecord } from "./types.ts";
@@ -116,12 +116,22 @@ export async function recallRecords(d: UmpDeps, actor: UmpActor, raw: unknown): 
     const m = pick(h.id);
     if (!m) continue;
     const found = await findRecord(d.db.client, m.id);
-    if (!found) continue;
+    // SPEC §1 Trust rules: the server verifies before it emits; a record that fails is left out.
+    if (!found || !(await intact(found.record))) continue;
     const row = (await getUmpRow(d.db.client, m.id))!;
     const record = viewRecord(found.record, actor, seed, { seam: true });
     results.push({ record, score: h.score, signals: signals(found.record, h.score, row.feedback, q.scope, actor, nowMs), untrusted: true });
   }
   return { results };
+}
+
+async function intact(record: UmpRecord): Promise<boolean> {
+  try {
+    await assertIntact(record);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function signals(r: UmpRecord, score: number, fb: Record<string, number>, asked: Record<string, string>, actor: UmpActor, nowMs: number): RecallItem["signals"] {

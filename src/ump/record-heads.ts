@@ -35,6 +35,6 @@ export async function storedRecord(d: UmpDeps, actor: UmpActor, id: string): Pro
   const { row, record } = await loadRecord(d.db.client, id);
   if (row.status === "tombstoned") throw new MemoryError("not_found", "record not found", { id });
   requireRead(actor, record.scope);
-  assertIntact(record);
+  await assertIntact(record);
   return viewRecord(record, actor, await d.keys(), { seam: false });
 }

@@ -43,7 +43,7 @@ export async function revise(d: UmpDeps, actor: UmpActor, raw: unknown): Promise
   if (row.status === "tombstoned") throw new MemoryError("not_found", "record not found", { id: oldId });
   requireRead(actor, old.scope);
   requireVerb(actor, "write", old.scope);
-  assertIntact(old);
+  await assertIntact(old);
   if (old.time.valid_to !== null || old.superseded_by?.length) {
     throw new MemoryError("conflict", "The record is already superseded; revise its current version", { superseded_by: old.superseded_by ?? [] }, 409);
   }

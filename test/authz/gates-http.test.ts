@@ -144,20 +144,23 @@ describe("refusals and the roleless posture over HTTP", () => {
 
 describe("capability tokens on UMP routes (SPEC §5 item 6)", () => {
   it("accepts a trusted capability token on a UMP route only, with its claims on the principal", async () => {
-    t = await openTestMemory({ AUTH_TOKEN: "operator-token-123456" });
+    // The UMP layer installs the trust: tokens signed by the current operator key (SPEC §5 items 5–6).
+    let operatorKey: Uint8Array | undefined;
+    t = await openTestMemory({ AUTH_TOKEN: "operator-token-123456" }, { umpKey: () => operatorKey });
     const seed = generateSeed();
     const token = mintToken(seed, { verbs: ["read"], scope: { owner: "peer-bob" }, now: new Date(), ttl: "1h" });
-    t.app.post("/ump/recall", (c) => {
-      const p = principalOf(c)!;
-      return c.json({ kind: p.kind, subject: p.subject, verbs: p.capability?.verbs });
-    });
     const bearer = { authorization: `Bearer ${token}` };
-    // No trust source installed yet: the token is not honoured.
-    expect((await t.req("POST", "/ump/recall", {}, bearer)).status).toBe(401);
-    t.memory.security.authenticator.setCapabilityTrust(() => ({ trustedIssuers: [didFromSeed(seed)] }));
-    const ok = await t.req("POST", "/ump/recall", {}, bearer);
+    // No operator key yet: the token is not honoured.
+    expect((await t.req("POST", "/ump/recall", { query: "anything" }, bearer)).status).toBe(401);
+    operatorKey = seed;
+    const trust = (t.memory.ump.capabilityTrust(seed))!;
+    expect(trust.trustedIssuers).toEqual([didFromSeed(seed)]);
+    const outcome = await t.memory.security.authenticator.authenticate({ authorization: `Bearer ${token}`, acceptsCapability: true });
+    expect(outcome.ok && { kind: outcome.principal.kind, subject: outcome.principal.subject, verbs: outcome.principal.capability?.verbs })
+      .toEqual({ kind: "capability", subject: "peer-bob", verbs: ["read"] });
+    const ok = await t.req("POST", "/ump/recall", { query: "anything" }, bearer);
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toEqual({ kind: "capability", subject: "peer-bob", verbs: ["read"] });
+    expect(await ok.json()).toEqual({ results: [] });
     // Not a UMP route: a capability token is no credential there.
     expect((await t.req("GET", "/stats", undefined, bearer)).status).toBe(401);
     // Expired: 401.

@@ -254,5 +254,8 @@ describe("UMP error codes", () => {
     const res = await k.as(tok, "GET", `/ump/memory/${r.id}`);
     expect(res.status).toBe(500);
     expect((await res.json()).error.code).toBe("signature_invalid");
+    // Recall verifies before it emits too: the tampered record is left out.
+    const recall = await (await k.as(tok, "POST", "/ump/recall", { query: "on-call rotation Mondays" })).json();
+    expect(recall.results).toEqual([]);
   });
 });
