@@ -41,7 +41,7 @@ export async function exportRecords(d: UmpDeps, actor: UmpActor): Promise<Export
       const record = recordOfRow(row, chunk.content);
       if (!canUse(actor, "export", record.scope)) continue;
       await assertIntact(record);
-      records.push(viewRecord(record, actor, seed, { seam: false, redact: true }));
+      records.push(viewRecord(record, actor, seed, { seam: false, redact: true }, d.didOf));
     }
     if (rows.length < 500) break;
     after = rows[rows.length - 1].seq;

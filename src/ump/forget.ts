@@ -67,7 +67,7 @@ export async function collectLineage(d: UmpDeps, start: LoadedRecord): Promise<L
 async function tombstone(d: UmpDeps, lineage: LoadedRecord[], reason: string, actor: UmpActor): Promise<void> {
   const seed = await d.keys();
   const live = lineage.filter((l) => l.row.status !== "tombstoned");
-  const updated = live.map((l) => sealRecord({ ...l.record, lifecycle: { ...(l.record.lifecycle ?? {}), status: "tombstoned" } }, seed));
+  const updated = live.map((l) => sealRecord({ ...l.record, lifecycle: { ...(l.record.lifecycle ?? {}), status: "tombstoned" } }, seed, d.didOf));
   await rewriteRecords(d, updated, { action: "ump_forget", actor: actor.subject, detail: { ids: live.map((l) => l.record.id), hard: false, reason } },
     async (tx) => {
       const at = d.clock().toISOString();

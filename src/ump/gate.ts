@@ -12,7 +12,6 @@ import { isJtiRevoked, insertRevokedJti } from "../store/ump-records.ts";
 import { operatorActor, type UmpActor } from "./actor.ts";
 import { base64UrlDecode } from "./base64.ts";
 import { verifyTokenAsync } from "./capability-token.ts";
-import { didFromSeed } from "./did-key.ts";
 import type { UmpDeps } from "./ump-deps.ts";
 
 /** A principal set by the auth layer (`c.get("principal")`, see src/auth/principal.ts). */
@@ -44,7 +43,7 @@ const unauthorized = (why: string) => new MemoryError("unauthorized", why, undef
 /** Resolves the caller; throws 401 `unauthorized` when a keyed store gets no valid credential on a UMP route. */
 export async function authenticate(d: UmpDeps, g: GateInput): Promise<UmpActor> {
   const seed = await d.keys();
-  const did = seed ? didFromSeed(seed) : undefined;
+  const did = seed ? d.didOf(seed) : undefined;
   const piiRead = g.piiRead ?? false;
   const strict = g.strict ?? true;
   if (g.bearer?.startsWith("umpcap.")) {
@@ -68,8 +67,8 @@ export async function authenticate(d: UmpDeps, g: GateInput): Promise<UmpActor> 
 }
 
 /** The trust the request guard needs to accept capability tokens: the current operator key's did:key. */
-export function capabilityTrust(seed: Uint8Array | undefined, revoked: ReadonlySet<string>): { trustedIssuers: string[]; revoked: (jti: string) => boolean } | undefined {
-  return seed ? { trustedIssuers: [didFromSeed(seed)], revoked: (jti) => revoked.has(jti) } : undefined;
+export function capabilityTrust(did: string | undefined, revoked: ReadonlySet<string>): { trustedIssuers: string[]; revoked: (jti: string) => boolean } | undefined {
+  return did ? { trustedIssuers: [did], revoked: (jti) => revoked.has(jti) } : undefined;
 }
 
 /** The `jti` claim of a pasted token (unverified: revoking any id is harmless). */
@@ -92,7 +91,7 @@ function jtiOfToken(token: string): string | undefined {
  */
 export async function revokeToken(d: UmpDeps, arg: string): Promise<{ jti: string; revoked: boolean }> {
   const seed = await d.keys();
-  const did = seed ? didFromSeed(seed) : undefined;
+  const did = seed ? d.didOf(seed) : undefined;
   const value = arg.trim();
   const isBearer = d.operatorBearer !== undefined && constantTimeEqual(value, d.operatorBearer);
   if (isBearer || value === did || value === "operator" || value.startsWith("did:key:")) {

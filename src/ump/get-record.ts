@@ -26,5 +26,5 @@ export async function getRecord(d: UmpDeps, actor: UmpActor, rawId: unknown): Pr
   if (row.status === "tombstoned") throw new MemoryError("not_found", "record not found", { id });
   requireRead(actor, record.scope);
   await assertIntact(record);
-  return { record: viewRecord(record, actor, await d.keys(), { seam: true }), untrusted: true, feedback: { ...row.feedback } };
+  return { record: viewRecord(record, actor, await d.keys(), { seam: true }, d.didOf), untrusted: true, feedback: { ...row.feedback } };
 }

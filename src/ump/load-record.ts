@@ -64,7 +64,7 @@ export interface ViewOptions {
 }
 
 /** The record as served to `actor`; sealed again when anything changed. */
-export function viewRecord(record: UmpRecord, actor: UmpActor, seed: Uint8Array | undefined, o: ViewOptions): UmpRecord {
+export function viewRecord(record: UmpRecord, actor: UmpActor, seed: Uint8Array | undefined, o: ViewOptions, didOf?: (seed: Uint8Array) => string): UmpRecord {
   let out: UmpRecord = record;
   let changed = false;
   const paths = record.consent?.redact ?? [];
@@ -83,5 +83,5 @@ export function viewRecord(record: UmpRecord, actor: UmpActor, seed: Uint8Array 
       changed = true;
     }
   }
-  return changed ? sealRecord(out, seed) : out;
+  return changed ? sealRecord(out, seed, didOf) : out;
 }

@@ -10,7 +10,6 @@ import type { Chunk } from "../core/types.ts";
 import { getChunks } from "../store/chunks.ts";
 import { insertUmpRow, umpRowsOfChunk } from "../store/ump-records.ts";
 import { LOCAL_OWNER, type ScopeLike } from "./actor.ts";
-import { didFromSeed } from "./did-key.ts";
 import { rowOfRecord, sealRecord } from "./record-rows.ts";
 import { UMP_VERSION } from "./record.ts";
 import type { UmpRecord } from "./types.ts";
@@ -46,9 +45,9 @@ export async function materialize(d: UmpDeps, chunkIds: number[]): Promise<void>
   const missing = chunkIds.filter((id) => d.index.onChunk(id).length === 0);
   if (!missing.length) return;
   const seed = await d.keys();
-  const owner = seed ? didFromSeed(seed) : LOCAL_OWNER;
+  const owner = seed ? d.didOf(seed) : LOCAL_OWNER;
   const chunks = await getChunks(d.db.client, missing);
-  const sealed = chunks.map((c) => ({ chunkId: c.id, record: sealRecord(deriveRecord(c, owner), seed) }));
+  const sealed = chunks.map((c) => ({ chunkId: c.id, record: sealRecord(deriveRecord(c, owner), seed, d.didOf) }));
   const written: string[] = [];
   await d.db.write(async (tx) => {
     const now = d.clock().toISOString();

@@ -19,7 +19,6 @@ import { MemoryError } from "../core/errors.ts";
 import { getUmpRow } from "../store/ump-records.ts";
 import { canRead, requireGrant, type ScopeLike, type UmpActor } from "./actor.ts";
 import { MAX_RECALL } from "./capabilities.ts";
-import { didFromSeed } from "./did-key.ts";
 import { assertIntact, findRecord, viewRecord } from "./load-record.ts";
 import { legacyScope, materialize } from "./materialize.ts";
 import { KINDS } from "./record.ts";
@@ -90,7 +89,7 @@ export async function recallRecords(d: UmpDeps, actor: UmpActor, raw: unknown): 
   const q = parse(raw);
   requireGrant(actor, "read");
   const seed = await d.keys();
-  const operatorDid = seed ? didFromSeed(seed) : undefined;
+  const operatorDid = seed ? d.didOf(seed) : undefined;
   const nowMs = d.clock().getTime();
   const refMs = q.validAt !== undefined ? Date.parse(q.validAt) : nowMs;
   const wanted = (scope: ScopeLike, kind: string) =>
@@ -119,7 +118,7 @@ export async function recallRecords(d: UmpDeps, actor: UmpActor, raw: unknown): 
     // SPEC §1 Trust rules: the server verifies before it emits; a record that fails is left out.
     if (!found || !(await intact(found.record))) continue;
     const row = (await getUmpRow(d.db.client, m.id))!;
-    const record = viewRecord(found.record, actor, seed, { seam: true });
+    const record = viewRecord(found.record, actor, seed, { seam: true }, d.didOf);
     results.push({ record, score: h.score, signals: signals(found.record, h.score, row.feedback, q.scope, actor, nowMs), untrusted: true });
   }
   return { results };

@@ -36,5 +36,5 @@ export async function storedRecord(d: UmpDeps, actor: UmpActor, id: string): Pro
   if (row.status === "tombstoned") throw new MemoryError("not_found", "record not found", { id });
   requireRead(actor, record.scope);
   await assertIntact(record);
-  return viewRecord(record, actor, await d.keys(), { seam: false });
+  return viewRecord(record, actor, await d.keys(), { seam: false }, d.didOf);
 }

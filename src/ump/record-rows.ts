@@ -6,15 +6,22 @@
  * the chunk).
  */
 import type { UmpRowInput, UmpRow } from "../store/ump-records.ts";
-import { recordId, withContentHash } from "./content-hash.ts";
+import { contentHash, recordId, withContentHash, withoutIntegrity } from "./content-hash.ts";
+import { didFromSeed } from "./did-key.ts";
 import { parseIsoDuration } from "./iso-duration.ts";
-import { signRecord } from "./sign.ts";
+import { signContentHash } from "./sign.ts";
 import type { UmpRecord } from "./types.ts";
 
-/** Gives the record its id (when it has none) and a fresh integrity block. */
-export function sealRecord(record: UmpRecord, seed: Uint8Array | undefined): UmpRecord {
+/**
+ * Gives the record its id (when it has none) and a fresh integrity block:
+ * signed (`signRecord`'s bytes, with the signer from `didOf` so the key is not
+ * derived again) when there is a seed, a content hash only otherwise.
+ */
+export function sealRecord(record: UmpRecord, seed: Uint8Array | undefined, didOf: (seed: Uint8Array) => string = didFromSeed): UmpRecord {
   const withId = record.id ? record : placeId(record, recordId(record));
-  return (seed ? signRecord(withId, seed) : withContentHash(withId)) as UmpRecord;
+  if (!seed) return withContentHash(withId) as UmpRecord;
+  const content_hash = contentHash(withId);
+  return { ...withoutIntegrity(withId), integrity: { content_hash, signature: signContentHash(content_hash, seed), signer: didOf(seed) } } as UmpRecord;
 }
 
 // Keep the conventional member order (ump, id, kind, …) for readable output; the hash does not depend on it.

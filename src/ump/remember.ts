@@ -11,7 +11,7 @@ import { isMemoryError, MemoryError } from "../core/errors.ts";
 import { checkOwner, defaultOwner, requireVerb, type UmpActor } from "./actor.ts";
 import { normaliseRecord } from "./record.ts";
 import { sealRecord } from "./record-rows.ts";
-import { verifyRecord } from "./sign.ts";
+import { verifyRecordAsync } from "./sign.ts";
 import { storeRecord } from "./store-record.ts";
 import type { UmpRecord } from "./types.ts";
 import type { UmpDeps } from "./ump-deps.ts";
@@ -44,11 +44,11 @@ export async function prepareRecord(d: UmpDeps, actor: UmpActor, input: unknown,
     now: d.clock(), owner: defaultOwner(actor), actor: actor.subject, actorKind: o.actorKind ?? "agent", method: o.method ?? "remember",
   });
   if ((input as { integrity?: unknown }).integrity !== undefined) {
-    const v = verifyRecord(input as object);
+    const v = await verifyRecordAsync(input as object);
     if (!v.ok) throw new MemoryError("signature_invalid", "The supplied integrity block does not verify", { reason: v.reason });
   }
   requireVerb(actor, "write", record.scope);
-  return sealRecord(record, await d.keys());
+  return sealRecord(record, await d.keys(), d.didOf);
 }
 
 /** Remembers one record. */

@@ -62,13 +62,13 @@ export async function revise(d: UmpDeps, actor: UmpActor, raw: unknown): Promise
   const next = normaliseRecord(merged, { now: d.clock(), owner: old.scope.owner, actor: actor.subject, method: "revise" });
   requireVerb(actor, "write", next.scope);
   const seed = await d.keys();
-  const sealedNew = sealRecord(next, seed);
+  const sealedNew = sealRecord(next, seed, d.didOf);
   // The old version is valid until the new one is (never before its own start).
   const until = Math.max(Date.parse(sealedNew.time.valid_from), Date.parse(old.time.valid_from));
   const retired: UmpRecord = sealRecord({
     ...old, time: { ...old.time, valid_to: new Date(until).toISOString() },
     superseded_by: [...(old.superseded_by ?? []), sealedNew.id],
-  }, seed);
+  }, seed, d.didOf);
   const out = await storeRecord(d, sealedNew, {
     source: "memory", action: "ump_revise", actor: actor.subject, alsoUpdate: [retired],
     guard: async (tx) => {

@@ -26,7 +26,7 @@ export async function sweepRetention(d: UmpDeps): Promise<string[]> {
     for (const row of rows) {
       const chunk = await getChunk(d.db.client, row.chunkId);
       const record = recordOfRow(row, chunk?.content ?? "");
-      updated.push(sealRecord({ ...record, lifecycle: { ...(record.lifecycle ?? {}), status: "tombstoned" } }, seed));
+      updated.push(sealRecord({ ...record, lifecycle: { ...(record.lifecycle ?? {}), status: "tombstoned" } }, seed, d.didOf));
       if (chunk) tombstones.push({ chunkId: chunk.id, domain: chunk.domain, contentHash: chunk.contentHash, id: row.id });
     }
     await rewriteRecords(d, updated, { action: "ump_retention_expired", detail: { ids: updated.map((r) => r.id) } }, async (tx) => {

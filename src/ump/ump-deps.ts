@@ -43,6 +43,8 @@ export interface UmpDeps {
   clock: () => Date;
   /** The operator seed, re-read on every call so rotation takes effect at once. */
   keys: () => Promise<Uint8Array | undefined>;
+  /** `didFromSeed`, cached for the current seed. */
+  didOf: (seed: Uint8Array) => string;
   index: UmpIndex;
   events: UmpEvents;
   audit: AuditService;

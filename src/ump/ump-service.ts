@@ -11,8 +11,8 @@ import { unlinkChunkFromSources } from "../store/file-sources.ts";
 import { deleteUmpRowsOfChunk } from "../store/ump-records.ts";
 import { canRead, requireUnscoped, type UmpActor } from "./actor.ts";
 import { capabilities, type Capabilities } from "./capabilities.ts";
-import { didFromSeed } from "./did-key.ts";
 import { createUmpEvents, type UmpEvents } from "./events.ts";
+import { createDidCache } from "./operator-did.ts";
 import { exportRecords, type ExportEnvelope } from "./export-records.ts";
 import { giveFeedback } from "./feedback.ts";
 import { forget } from "./forget.ts";
@@ -70,8 +70,8 @@ export interface UmpService {
 }
 
 /** Builds the service over its dependencies (loads the metadata index). */
-export async function createUmpService(base: Omit<UmpDeps, "index" | "events">): Promise<UmpService> {
-  const d: UmpDeps = { ...base, index: await loadUmpIndex(base.db), events: createUmpEvents() };
+export async function createUmpService(base: Omit<UmpDeps, "index" | "events" | "didOf">): Promise<UmpService> {
+  const d: UmpDeps = { ...base, index: await loadUmpIndex(base.db), events: createUmpEvents(), didOf: createDidCache() };
   // Revocations made here apply to the guard at once; ones made by another process (the CLI) are caught per request.
   const revoked = new Set(await listRevokedJtis(base.db.client));
   // Sweep at most once a second before reads, so an expired record is tombstoned durably soon after its deadline.
@@ -93,10 +93,10 @@ export async function createUmpService(base: Omit<UmpDeps, "index" | "events">):
     indexHooks: { added: () => {}, removed: (id) => d.index.removeChunk(id) },
     operatorDid: async () => {
       const seed = await d.keys();
-      return seed ? didFromSeed(seed) : undefined;
+      return seed ? d.didOf(seed) : undefined;
     },
     authenticate: (g) => authenticate(d, g),
-    capabilityTrust: (seed) => capabilityTrust(seed, revoked),
+    capabilityTrust: (seed) => capabilityTrust(seed && d.didOf(seed), revoked),
     capabilities: async () => capabilities((await d.keys()) !== undefined),
     remember: (a, b) => remember(d, a, b),
     get: async (a, id) => (await swept(), getRecord(d, a, id)),
