@@ -58,15 +58,15 @@ const args = (r: UmpRowInput) => [
   r.expiresAt ?? null, r.exportable ? 1 : 0, r.record,
 ];
 
-/** Inserts a record row; returns false when the id already exists. */
-export async function insertUmpRow(ex: Exec, r: UmpRowInput, now: string): Promise<boolean> {
+/** Inserts a record row; returns its `seq`, or 0 when the id already exists. */
+export async function insertUmpRow(ex: Exec, r: UmpRowInput, now: string): Promise<number> {
   const rs = await ex.execute({
     sql: `INSERT INTO ump_records (chunk_id, kind, owner, project, agent, visibility, status, valid_from, valid_to, expires_at,
             exportable, record, id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           ON CONFLICT(id) DO NOTHING`,
     args: [...args(r), r.id, now, now],
   });
-  return rs.rowsAffected > 0;
+  return rs.rowsAffected > 0 ? Number(rs.lastInsertRowid) : 0;
 }
 
 /** Rewrites the mutable columns of a record row (lineage, status, re-signed record JSON). */

@@ -53,7 +53,7 @@ export async function materialize(d: UmpDeps, chunkIds: number[]): Promise<void>
     const now = d.clock().toISOString();
     for (const s of sealed) {
       if ((await umpRowsOfChunk(tx, s.chunkId)).length) continue; // a concurrent call got there first
-      if (await insertUmpRow(tx, rowOfRecord(s.record, s.chunkId), now)) written.push(s.record.id);
+      if ((await insertUmpRow(tx, rowOfRecord(s.record, s.chunkId), now)) > 0) written.push(s.record.id);
     }
   });
   await refreshIndex(d, written);

@@ -38,6 +38,7 @@ export interface StoreOptions {
   actor?: string;
 }
 
+const ZERO = { followed: 0, overridden: 0, ignored: 0, contradicted: 0 };
 const ORIGIN: Record<string, Origin> = { user: "human", agent: "agent", model: "model", import: "imported", scan: "imported" };
 
 /** Stores `record` (already sealed, with its id). */
@@ -53,16 +54,21 @@ export async function storeRecord(d: UmpDeps, record: UmpRecord, o: StoreOptions
   if (record.title !== undefined) chunk.title = record.title;
   if (record.provenance?.source?.ref) chunk.originSource = record.provenance.source.ref.slice(0, 64);
   let outcome: StoreOutcome | undefined;
-  const rows = async (tx: Exec, chunkId: number, now: string): Promise<StoreOutcome> => {
+  let seq = 0;
+  // `fresh`: the chunk was created in this transaction, so no record can sit on it yet.
+  const rows = async (tx: Exec, chunkId: number, now: string, fresh: boolean): Promise<StoreOutcome> => {
     await o.guard?.(tx);
-    if (await getUmpRow(tx, record.id)) return { id: record.id, result: "merged", chunkId, flagged: false };
-    const updating = new Set((o.alsoUpdate ?? []).map((r) => r.id));
-    const incomingLive = record.time.valid_to === null && record.lifecycle?.status !== "tombstoned";
-    const twin = incomingLive && (await umpRowsOfChunk(tx, chunkId)).find((r) =>
-      !updating.has(r.id) && r.status !== "tombstoned" && r.validTo === undefined && sameKey(JSON.parse(r.record), record)
-    );
-    if (twin) return { id: twin.id, result: "merged", chunkId, flagged: false };
-    await insertUmpRow(tx, rowOfRecord(record, chunkId), now);
+    if (!fresh) {
+      if (await getUmpRow(tx, record.id)) return { id: record.id, result: "merged", chunkId, flagged: false };
+      const updating = new Set((o.alsoUpdate ?? []).map((r) => r.id));
+      const incomingLive = record.time.valid_to === null && record.lifecycle?.status !== "tombstoned";
+      const twin = incomingLive && (await umpRowsOfChunk(tx, chunkId)).find((r) =>
+        !updating.has(r.id) && r.status !== "tombstoned" && r.validTo === undefined && sameKey(JSON.parse(r.record), record)
+      );
+      if (twin) return { id: twin.id, result: "merged", chunkId, flagged: false };
+    }
+    seq = await insertUmpRow(tx, rowOfRecord(record, chunkId), now);
+    if (!seq) return { id: record.id, result: "merged", chunkId, flagged: false };
     for (const other of o.alsoUpdate ?? []) {
       const prev = (await getUmpRow(tx, other.id))!;
       await updateUmpRow(tx, rowOfRecord(other, prev.chunkId), now);
@@ -70,10 +76,13 @@ export async function storeRecord(d: UmpDeps, record: UmpRecord, o: StoreOptions
     await d.audit.append(tx, { action: o.action, actor: o.actor, target: record.id, detail: { chunk_id: chunkId, kind: record.kind } });
     return { id: record.id, result: "created", chunkId, flagged: false };
   };
-  const w = await writeChunk(d.write, chunk, async (tx, chunkId, now) => void (outcome = await rows(tx, chunkId, now)));
+  const w = await writeChunk(d.write, chunk, async (tx, chunkId, now) => void (outcome = await rows(tx, chunkId, now, true)));
   if (w.status === "created") outcome = { ...outcome!, flagged: w.chunk.flagged };
-  else outcome = await d.db.write((tx) => rows(tx, w.id, d.clock().toISOString()));
-  if (outcome.result === "created") await refreshIndex(d, [record.id, ...(o.alsoUpdate ?? []).map((r) => r.id)]);
+  else outcome = await d.db.write((tx) => rows(tx, w.id, d.clock().toISOString(), false));
+  if (outcome.result === "created") {
+    d.index.put(metaOfRow({ ...rowOfRecord(record, outcome.chunkId), seq, feedback: ZERO, createdAt: "", updatedAt: "" }));
+    await refreshIndex(d, (o.alsoUpdate ?? []).map((r) => r.id));
+  }
   return outcome;
 }
 
