@@ -19,6 +19,14 @@ import { openStore } from "./store/open-store.ts";
 import { ensureVectorTable } from "./store/vectors.ts";
 import { createRecallEngine, type RecallCallOptions, type RecallEngine } from "./recall/recall-engine.ts";
 import type { SnapshotStore } from "./recall/load-index.ts";
+// governance (issue 6)
+import { checkConsistency, type ConsistencyCheck } from "./consistency/check-consistency.ts";
+import { createErasureService, type ErasureService } from "./erasure/erasure-service.ts";
+import { createConsolidateService, type ConsolidateService } from "./review/consolidate-service.ts";
+import { defaultReadCanonical, type ReadCanonical } from "./review/read-canonical.ts";
+import { temporalFilter } from "./review/recall-filter.ts";
+import { createReviewService, type ReviewService } from "./review/review-service.ts";
+import { deleteLinksTouching } from "./store/consolidation.ts";
 
 /** What the runtime provides (STYLE rule 5: runtime code stays in src/runtime/). */
 export interface MemoryPorts {
@@ -30,6 +38,8 @@ export interface MemoryPorts {
   embedder?: Embedder;
   /** Where the lexical snapshot is kept (a file beside the database); absent → rebuilt at every boot. */
   snapshots?: SnapshotStore;
+  /** The review's read-canonical pipeline (defaults to the hygiene read seam; SPEC §1 review digest). */
+  readCanonical?: ReadCanonical;
 }
 
 /** The services every binding calls. */
@@ -56,6 +66,14 @@ export interface Memory {
   healthDb(): Promise<Record<string, unknown>>;
   stats(): Promise<Record<string, unknown>>;
   ready(): Promise<{ ready: boolean }>;
+  /** Review gate: proposals, digest-bound approval, rejection (SPEC §2.7, §3, §4.3). */
+  readonly review: ReviewService;
+  /** Supersedes/contradicts links (SPEC §3, §4.4). */
+  readonly consolidate: ConsolidateService;
+  /** Purge, data-subject erasure, deletion certificates (SPEC §1 item 6, §4.4). */
+  readonly erasure: ErasureService;
+  /** `cairn check-consistency`. */
+  checkConsistency(): Promise<{ ok: boolean; checks: ConsistencyCheck[] }>;
   /** Registers an index kept in step with writes. */
   addIndexHooks(h: IndexHooks): void;
   /** Registers an in-transaction hook (audit rows). */
@@ -90,6 +108,18 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     trace: async (path) => (await audit.record({ action: "recall_trace", detail: path })).id,
   });
   write.indexHooks.push(recallEngine.index);
+  // --- governance (issue 6) ---
+  const review = createReviewService({ ctx: write, audit, pipeline: ports.readCanonical ?? defaultReadCanonical(), posture: config.writePosture });
+  write.review = review.gate;
+  // A deleted chunk takes its consolidation links with it, in the delete's transaction.
+  write.txHooks.push(async (tx, ev) => {
+    if (ev.chunkId !== undefined && ev.action === "delete") await deleteLinksTouching(tx, [ev.chunkId]);
+  });
+  recallEngine.setTemporalFilter((ids, o) => temporalFilter(db.client, ids, { ...o, nowMs: clock().getTime() }));
+  healthDeps.sections.push(() => ({ write_posture: config.writePosture }));
+  const consolidate = createConsolidateService({ ctx: write, audit });
+  const erasure = createErasureService({ ctx: write, audit });
+  // --- end governance ---
   let closed = false;
   return {
     config, db, write, domains, audit,
@@ -100,6 +130,8 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     recallEngine,
     recall: (body, opts) => recallEngine.recall(body, opts),
     deleteMemory: (rawId) => deleteMemory(write, parseChunkId(rawId)),
+    review, consolidate, erasure,
+    checkConsistency: () => checkConsistency(db.client),
     health: () => health(db),
     healthDb: () => healthDb(healthDeps),
     stats: () => stats(healthDeps),

@@ -19,8 +19,8 @@ export interface WriteOutcome {
   chunk: Chunk;
 }
 
-/** Extra rows written in the same transaction as the chunk (graph rows, audit). */
-export type ExtraWrites = (tx: Exec, chunkId: number, now: string) => Promise<void>;
+/** Extra rows written in the same transaction as the chunk (graph rows, a promoted proposal); a plain object it returns adds audit detail fields. */
+export type ExtraWrites = (tx: Exec, chunkId: number, now: string) => Promise<unknown>;
 
 /** Writes one chunk (or returns the existing duplicate, with no writes at all). */
 export async function writeChunk(ctx: WriteContext, c: NewChunk, extra?: ExtraWrites, action = "ingest"): Promise<WriteOutcome> {
@@ -42,8 +42,9 @@ export async function writeChunk(ctx: WriteContext, c: NewChunk, extra?: ExtraWr
     }
     const id = await insertChunk(tx, c, now);
     if (vector) await putVector(tx, id, vector);
-    if (extra) await extra(tx, id, now);
+    const more = extra ? await extra(tx, id, now) : undefined;
     const detail: Record<string, unknown> = { domain: c.domain, source: c.source, content_hash: c.contentHash };
+    if (typeof more === "object" && more !== null && !Array.isArray(more)) Object.assign(detail, more);
     if (c.flagged) detail.flagged = true;
     for (const h of ctx.txHooks) await h(tx, { action, chunkId: id, detail });
     const chunk = (await getChunk(tx, id))!;
