@@ -11,6 +11,7 @@ import { ingestDir } from "./src/cli/ingest-dir.ts";
 import { checkConsistencyCommand, resolveCommand, undoResolveCommand, verifyCertificateCommand, type CommandOutcome } from "./src/cli/governance-commands.ts";
 import type { Memory } from "./src/memory.ts";
 import { isDeno, onShutdown, readEnv, readTextFile } from "./src/runtime/platform.ts";
+import { explainLines, queryLines } from "./src/cli/query.ts";
 import { bootServer, openMemoryForRuntime } from "./src/server.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -102,6 +103,29 @@ cli.command("verify-certificate <file>", "Verify a deletion certificate against 
       return;
     }
     await withMemory((memory) => verifyCertificateCommand(text, { memory, subject, json: o.json }));
+  });
+
+cli.command("query <text>", "Recall from the store (same pipeline as POST /recall)")
+  .option("--k <n>", "Number of hits (1-100)", { default: 5 })
+  .option("--json", "Print the JSON reply")
+  .action(async (text: string, o: { k: number; json?: boolean }) => {
+    const memory = await openMemoryForRuntime(parseConfig(readEnv()));
+    try {
+      for (const l of await queryLines(memory, text, Number(o.k), Boolean(o.json))) console.log(l);
+    } finally {
+      await memory.close();
+    }
+  });
+
+cli.command("explain <text>", "Recall with each hit's legs, ranks, scores and graph hops")
+  .option("--k <n>", "Number of hits (1-100)", { default: 5 })
+  .action(async (text: string, o: { k: number }) => {
+    const memory = await openMemoryForRuntime(parseConfig(readEnv()));
+    try {
+      for (const l of await explainLines(memory, text, Number(o.k))) console.log(l);
+    } finally {
+      await memory.close();
+    }
   });
 
 cli.help();

@@ -5,7 +5,11 @@
  * half. Rules were tuned on the even half (0-based row index even); the odd
  * half is held out.
  *
- *   npx tsx scripts/eval-injection.ts [--misses] [--fps] [--half odd|even]
+ *   npx tsx scripts/eval-injection.ts [--misses] [--fps] [--half odd|even] [--without id,id] [--slice N]
+ *
+ * `--without` is an ablation: the named families are dropped before the
+ * verdict is taken (e.g. `--without access_grant,grant_forcing` shows what
+ * is caught without the Tensor Trust target phrase).
  *
  * Sets:
  * - hijacking: `hijacking_robustness_dataset.jsonl`, field `attack` (the
@@ -15,7 +19,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { screen, type Verdict } from "../src/hygiene/screen.ts";
+import { screenHits, type Verdict, verdictFromHits } from "../src/hygiene/screen.ts";
 
 const DATA = resolve(import.meta.dirname, "../../shared/data/prompt-injection");
 
@@ -73,7 +77,16 @@ function main(): void {
   }
   const args = process.argv.slice(2);
   const onlyHalf = args.includes("--half") ? args[args.indexOf("--half") + 1] : null;
-  const sets = [...load(), ...controls()];
+  // `--slice N` keeps the first N rows of each set (the CI smoke); full figures run without it.
+  const slice = args.includes("--slice") ? Number(args[args.indexOf("--slice") + 1]) : undefined;
+  const sets = [...load(), ...controls()].map((s) => (slice ? { ...s, texts: s.texts.slice(0, slice) } : s));
+  const without = new Set(args.includes("--without") ? args[args.indexOf("--without") + 1].split(",") : []);
+  const screen = (text: string) => {
+    const hits = screenHits(text);
+    for (const id of without) hits.delete(id);
+    return verdictFromHits(hits);
+  };
+  if (without.size > 0) console.log(`Ablation: families dropped: ${[...without].join(", ")}\n`);
   const reasonCounts = new Map<string, { attack: number; benign: number }>();
   console.log("Injection screen: share of rows whose verdict is not clean (detection on attacks, false positives on benign rows)\n");
   console.log("| set | rows | even half (tuning) | odd half (held out) | all | quarantine | reject |");

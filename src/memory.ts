@@ -10,6 +10,7 @@ import { createDomainService, type DomainService } from "./domains/domain-servic
 import type { WriteContext } from "./ingest/context.ts";
 import { ingestStructured, type IngestResult } from "./ingest/ingest-structured.ts";
 import { ingestAdd, ingestMemory, type EntryResult } from "./ingest/ingest-memory.ts";
+import { ingestMarkdown, type MarkdownGraphPort, type MarkdownIngestOptions, type MarkdownIngestResult } from "./ingest/ingest-markdown.ts";
 import { createQuarantineService, type QuarantineService } from "./quarantine/quarantine-service.ts";
 import type { IndexHooks, TxHook } from "./ingest/ports.ts";
 import { deleteMemory, parseChunkId } from "./lifecycle/delete-memory.ts";
@@ -27,6 +28,7 @@ import { defaultReadCanonical, type ReadCanonical } from "./review/read-canonica
 import { temporalFilter } from "./review/recall-filter.ts";
 import { createReviewService, type ReviewService } from "./review/review-service.ts";
 import { deleteLinksTouching } from "./store/consolidation.ts";
+import type { CrossScorer } from "./recall/ports.ts";
 
 /** What the runtime provides (STYLE rule 5: runtime code stays in src/runtime/). */
 export interface MemoryPorts {
@@ -36,6 +38,8 @@ export interface MemoryPorts {
   clock?: () => Date;
   /** Embedder; when absent, chunks are stored without vectors and recall is lexical only. */
   embedder?: Embedder;
+  /** Optional cross-encoder for the rerank tier (SPEC §1 step 5). */
+  crossEncoder?: CrossScorer;
   /** Where the lexical snapshot is kept (a file beside the database); absent → rebuilt at every boot. */
   snapshots?: SnapshotStore;
   /** The review's read-canonical pipeline (defaults to the hygiene read seam; SPEC §1 review digest). */
@@ -51,6 +55,10 @@ export interface Memory {
   /** The hash-chained audit log (SPEC §1 item 5). */
   readonly audit: AuditService;
   ingest(body: unknown): Promise<IngestResult>;
+  /** `POST /ingest/markdown`: heading-aware chunks stamped markdown (or vault). */
+  ingestMarkdown(body: unknown, opts?: Omit<MarkdownIngestOptions, "graph">): Promise<MarkdownIngestResult>;
+  /** Registers the graph port markdown documents are handed to (SPEC §2.6 edge sources 1–3). */
+  setMarkdownGraph(port: MarkdownGraphPort): void;
   /** `POST /ingest/memory`: strip + skip rule per entry. */
   ingestMemory(body: unknown): Promise<EntryResult | Record<string, unknown>>;
   /** `POST /add` (deprecated): strip only. */
@@ -103,7 +111,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     for (const id of ids) for (const h of write.indexHooks) h.removed(id);
   });
   const recallEngine = await createRecallEngine({
-    db, embedder: ports.embedder, snapshots: ports.snapshots, clock, budgetMs: config.recallBudgetMs,
+    db, embedder: ports.embedder, snapshots: ports.snapshots, crossEncoder: ports.crossEncoder, clock, injectionPolicy: config.injectionPolicy, budgetMs: config.recallBudgetMs,
     graphEnabled: config.recallGraphEnabled, domainExists: (n) => domains.exists(n),
     trace: async (path) => (await audit.record({ action: "recall_trace", detail: path })).id,
   });
@@ -120,10 +128,13 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const consolidate = createConsolidateService({ ctx: write, audit });
   const erasure = createErasureService({ ctx: write, audit });
   // --- end governance ---
+  let markdownGraph: MarkdownGraphPort | undefined;
   let closed = false;
   return {
     config, db, write, domains, audit,
     ingest: (body) => ingestStructured(write, body),
+    ingestMarkdown: (body, opts) => ingestMarkdown(write, body, { ...opts, graph: markdownGraph }),
+    setMarkdownGraph: (port) => void (markdownGraph = port),
     ingestMemory: (body) => ingestMemory(write, body, config.ingestSkipPatterns),
     add: (body) => ingestAdd(write, body),
     quarantine: createQuarantineService(write),

@@ -7,7 +7,8 @@ import type { Config } from "./config/config.ts";
 import { parseConfig } from "./config/parse-config.ts";
 import { createApp } from "./http/app.ts";
 import { openMemory, type Memory } from "./memory.ts";
-import { ensureParentDir, packageRoot, readTextFile, rssBytes, serveFetch, type RunningServer } from "./runtime/platform.ts";
+import { loadCrossEncoder, loadEmbedder } from "./runtime/model-loader.ts";
+import { ensureParentDir, packageRoot, readTextFile, rssBytes, serveFetch, writeFileAtomic, type RunningServer } from "./runtime/platform.ts";
 
 /** A booted server. */
 export interface BootedServer {
@@ -21,7 +22,15 @@ export interface BootedServer {
 /** Opens the memory for a config with this runtime's ports. */
 export async function openMemoryForRuntime(config: Config): Promise<Memory> {
   if (!config.dbUrl) await ensureParentDir(config.dbPath);
-  return await openMemory(config, { rssBytes });
+  const embedder = await loadEmbedder(config);
+  const crossEncoder = await loadCrossEncoder(config);
+  // The lexical snapshot lives beside a local database file; a remote server rebuilds it at boot.
+  const snap = config.dbUrl ? undefined : `${config.dbPath}.lexical.json`;
+  const snapshots = snap === undefined ? undefined : {
+    load: async () => JSON.parse(await readTextFile(snap)),
+    save: (data: unknown) => writeFileAtomic(snap, JSON.stringify(data)),
+  };
+  return await openMemory(config, { rssBytes, embedder, crossEncoder, snapshots });
 }
 
 /** Boots from an environment; `portOverride` lets tests bind port 0. */

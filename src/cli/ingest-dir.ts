@@ -1,7 +1,7 @@
 /**
  * `cairn ingest-dir <dir>`: ingests every markdown file under a directory
- * through the same service as the HTTP binding. Title = the file's first
- * heading, else its name.
+ * through the markdown door (heading-aware chunks, the same service as
+ * `POST /ingest/markdown`). Title = the file's first heading, else its name.
  */
 import type { Memory } from "../memory.ts";
 import { readTextFile, walkFiles } from "../runtime/platform.ts";
@@ -33,7 +33,7 @@ export async function ingestDir(memory: Memory, dir: string, opts: { domain?: st
       const content = await readTextFile(f);
       const body: Record<string, unknown> = { title: titleFor(f, content), content };
       if (opts.domain) body.domain = opts.domain;
-      const r = await memory.ingest(body);
+      const r = await memory.ingestMarkdown(body, { sourceLink: f.slice(dir.replace(/\/$/, "").length + 1) });
       if (r.status === "created") s.created++;
       else s.duplicate++;
     } catch (e) {

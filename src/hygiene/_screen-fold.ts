@@ -5,7 +5,7 @@
  * Cyrillic, Greek and small-capital look-alikes folded to Latin, lowercase,
  * runs of spaces and tabs collapsed. Newlines are kept for line rules.
  */
-import { stripInvisible } from "./invisible-chars.ts";
+import { INVISIBLE_PATTERN, stripInvisible } from "./invisible-chars.ts";
 
 // Look-alikes NFKC leaves alone (Unicode confusables, the Latin-looking subset).
 const CONFUSABLES: Record<string, string> = {
@@ -25,9 +25,13 @@ const CONFUSABLES: Record<string, string> = {
 };
 const CONFUSABLE_PATTERN = new RegExp(`[${Object.keys(CONFUSABLES).join("")}]`, "gu");
 
-/** Folds text into the screen's comparison form. */
-export function foldForScreen(text: string): string {
-  return stripInvisible(text)
+/**
+ * Folds text into the screen's comparison form. Invisible characters are
+ * removed (`invisibleAs = ""`, joining `ig\u200Bnore`) or turned into
+ * spaces (`" "`, splitting `ignore\u200Ball`); the screen reads both.
+ */
+export function foldForScreen(text: string, invisibleAs = ""): string {
+  return (invisibleAs === "" ? stripInvisible(text) : text.replace(INVISIBLE_PATTERN, invisibleAs))
     .normalize("NFKC")
     .replace(CONFUSABLE_PATTERN, (c) => CONFUSABLES[c])
     .normalize("NFKD")

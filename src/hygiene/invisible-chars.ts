@@ -33,6 +33,13 @@ export const INVISIBLE_PATTERN = new RegExp(
   "gu",
 );
 
+const INVISIBLE_ONE = new RegExp(INVISIBLE_PATTERN.source, "u");
+
+/** True when the text holds at least one character of the SPEC §1 invisible set. */
+export function hasInvisible(text: string): boolean {
+  return INVISIBLE_ONE.test(text);
+}
+
 /** True when the code point is in the SPEC §1 invisible set. */
 export function isInvisible(codePoint: number): boolean {
   return INVISIBLE_RANGES.some(([a, b]) => codePoint >= a && codePoint <= b);

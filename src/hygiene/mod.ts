@@ -24,12 +24,22 @@ export {
   type WriteAction,
   writeAction,
 } from "./injection-policy.ts";
-export { INVISIBLE_PATTERN, INVISIBLE_RANGES, isInvisible, stripInvisible } from "./invisible-chars.ts";
+export { hasInvisible, INVISIBLE_PATTERN, INVISIBLE_RANGES, isInvisible, stripInvisible } from "./invisible-chars.ts";
 export { luhnValid } from "./luhn.ts";
 export { stripMarkdownReferences } from "./markdown-references.ts";
 export { PLACEHOLDERS, redactPii } from "./redact-pii.ts";
 export { type ReadOptions, sanitizeForRead } from "./sanitize-for-read.ts";
-export { FLOOD_MIN, QUARANTINE_AT, REJECT_AT, screen, type ScreenResult, SIGNAL_WEIGHTS, type Verdict } from "./screen.ts";
+export {
+  FLOOD_MIN,
+  QUARANTINE_AT,
+  REJECT_AT,
+  screen,
+  screenHits,
+  type ScreenResult,
+  SIGNAL_WEIGHTS,
+  type Verdict,
+  verdictFromHits,
+} from "./screen.ts";
 export { SENTINEL_LITERALS, SENTINEL_PATTERN, stripSentinels } from "./sentinels.ts";
 export { parseSkipPatterns, shouldSkip } from "./skip-patterns.ts";
 export { REASONING_TAGS, stripReasoning } from "./strip-reasoning.ts";

@@ -7,13 +7,15 @@
  * unexplained invisible characters in the original is itself a signal.
  *
  * Each firing family adds its weight once; the score is the sum, capped at
- * 1. `quarantine` from 0.5, `reject` at 1 — one strong family (e.g. an
- * instruction override, 0.8) quarantines; two independent families
- * together, or tag-block smuggling alone, reject.
+ * 1. `quarantine` from 0.5, `reject` at 1: one strong family (e.g. an
+ * instruction override, 0.8) quarantines; families that together reach 1
+ * (an override plus an exfiltration request), or tag-block smuggling
+ * alone, reject.
  */
 import { foldForScreen } from "./_screen-fold.ts";
 import { PHRASE_RULES } from "./_screen-rules.ts";
 import { decodePayloads, longestFlood, scanHidden } from "./_screen-signals.ts";
+import { hasInvisible } from "./invisible-chars.ts";
 
 /** The three outcomes of SPEC §1, lowercase. */
 export type Verdict = "clean" | "quarantine" | "reject";
@@ -49,11 +51,13 @@ function phraseHits(folded: string, into: Map<string, number>): void {
   }
 }
 
-/** Screens one text; pure and deterministic. */
-export function screen(text: string): ScreenResult {
+/** Every family that fires for a text, with the weight it adds (the input of `screen`'s score; used by the eval's ablations). */
+export function screenHits(text: string): Map<string, number> {
   const hits = new Map<string, number>();
   const folded = foldForScreen(text);
   phraseHits(folded, hits);
+  // An invisible character may join words or separate them; read both ways, so stripping never hides a phrase.
+  if (hasInvisible(text)) phraseHits(foldForScreen(text, " "), hits);
 
   const hidden = scanHidden(text);
   if (hidden.unexplained > 0) hits.set("hidden_characters", SIGNAL_WEIGHTS.hidden_characters);
@@ -73,8 +77,18 @@ export function screen(text: string): ScreenResult {
     if (inner.size > 0) hits.set("encoded_payload", SIGNAL_WEIGHTS.encoded_payload + Math.max(...inner.values()));
   }
 
+  return hits;
+}
+
+/** Turns family hits into a result: score = sum of weights capped at 1, then the thresholds. */
+export function verdictFromHits(hits: ReadonlyMap<string, number>): ScreenResult {
   const sum = [...hits.values()].reduce((a, b) => a + b, 0);
   const score = Math.min(1, Math.round(sum * 100) / 100);
   const verdict: Verdict = score >= REJECT_AT ? "reject" : score >= QUARANTINE_AT ? "quarantine" : "clean";
   return { verdict, reasons: [...hits.keys()].sort(), score };
+}
+
+/** Screens one text; pure and deterministic. */
+export function screen(text: string): ScreenResult {
+  return verdictFromHits(screenHits(text));
 }

@@ -1,15 +1,16 @@
 /**
  * The one write path every ingest door ends in: duplicate check by content
- * hash, capacity guard, embedding, then the chunk, its vector and its graph
- * rows in one transaction (SPEC §4.2), then the in-memory index hooks.
+ * hash, screen, capacity guard, embedding, then the chunks, their vectors,
+ * their graph rows and their audit rows in ONE transaction (SPEC §4.2,
+ * STYLE rule 10), then the in-memory index hooks.
  */
 import { MemoryError } from "../core/errors.ts";
 import type { Chunk, NewChunk } from "../core/types.ts";
 import { countChunks, findChunkByHash, getChunk, insertChunk } from "../store/chunks.ts";
 import type { Exec } from "../store/db.ts";
 import { putVector } from "../store/vectors.ts";
-import { screenWrite } from "./screen-write.ts";
 import type { WriteContext } from "./context.ts";
+import { screenWrite } from "./screen-write.ts";
 
 /** Outcome of one chunk write: a value, not an exception (STYLE rule 8). */
 export interface WriteOutcome {
@@ -19,39 +20,78 @@ export interface WriteOutcome {
   chunk: Chunk;
 }
 
-/** Extra rows written in the same transaction as the chunk (graph rows, a promoted proposal); a plain object it returns adds audit detail fields. */
-export type ExtraWrites = (tx: Exec, chunkId: number, now: string) => Promise<unknown>;
+/** Extra rows written in the same transaction as the chunks (graph rows); gets the ids of created chunks. */
+export type ExtraWrites = (tx: Exec, chunkId: number, now: string, created: readonly (number | undefined)[]) => Promise<unknown>;
 
 /** Writes one chunk (or returns the existing duplicate, with no writes at all). */
-export async function writeChunk(ctx: WriteContext, c: NewChunk, extra?: ExtraWrites, action = "ingest"): Promise<WriteOutcome> {
-  const dup = await findChunkByHash(ctx.db.client, c.contentHash);
-  if (dup) return { id: dup.id, status: "duplicate", domain: dup.domain, chunk: dup };
-  // SPEC §1: every door is screened; verdicts only move toward quarantine/reject.
-  const verdict = screenWrite(ctx.injectionPolicy, c.content, c.title);
-  if (verdict.result.verdict !== "clean") {
-    c = { ...c, flagged: c.flagged || verdict.flagged, meta: { ...(c.meta ?? {}), screen: verdict.result } };
-  }
-  const vector = ctx.embedder ? (await ctx.embedder.embed([embedText(c)]))[0] : undefined;
-  const now = (c.createdAt ?? ctx.clock().toISOString());
-  const out = await ctx.db.write(async (tx) => {
-    // Re-check inside the serialised transaction: a concurrent request may have written the same content.
-    const again = await findChunkByHash(tx, c.contentHash);
-    if (again) return { id: again.id, status: "duplicate" as const, domain: again.domain, chunk: again };
-    if ((await countChunks(tx)) >= ctx.maxDocs) {
-      throw new MemoryError("capacity_exceeded", "the store is at its capacity envelope; delete entries or raise CAIRN_MAX_DOCS", { max_docs: ctx.maxDocs }, 507);
-    }
-    const id = await insertChunk(tx, c, now);
-    if (vector) await putVector(tx, id, vector);
-    const more = extra ? await extra(tx, id, now) : undefined;
-    const detail: Record<string, unknown> = { domain: c.domain, source: c.source, content_hash: c.contentHash };
-    if (typeof more === "object" && more !== null && !Array.isArray(more)) Object.assign(detail, more);
-    if (c.flagged) detail.flagged = true;
-    for (const h of ctx.txHooks) await h(tx, { action, chunkId: id, detail });
-    const chunk = (await getChunk(tx, id))!;
-    return { id, status: "created" as const, domain: c.domain, chunk };
+export async function writeChunk(ctx: WriteContext, c: NewChunk, extra?: ExtraWrites, action = "ingest", auditDetail?: Record<string, unknown>): Promise<WriteOutcome> {
+  return (await writeChunks(ctx, [c], extra, action, auditDetail))[0];
+}
+
+/**
+ * Writes several chunks atomically. Duplicates (by content hash, also within
+ * the batch) are returned as such and cost no writes; `extra` runs once,
+ * after the chunk rows, only when at least one chunk was created.
+ * `auditDetail` adds fields to each created chunk's audit-row detail.
+ */
+export async function writeChunks(
+  ctx: WriteContext, input: NewChunk[], extra?: ExtraWrites, action = "ingest", auditDetail?: Record<string, unknown>,
+): Promise<WriteOutcome[]> {
+  const pre = await Promise.all(input.map((c) => findChunkByHash(ctx.db.client, c.contentHash)));
+  const todo: { i: number; c: NewChunk }[] = [];
+  const seen = new Set<string>();
+  input.forEach((c, i) => {
+    if (pre[i] || seen.has(c.contentHash)) return;
+    seen.add(c.contentHash);
+    // SPEC §1: every door is screened; verdicts only move toward quarantine/reject.
+    const verdict = screenWrite(ctx.injectionPolicy, c.content, c.title);
+    const screened = verdict.result.verdict === "clean" ? c : { ...c, flagged: c.flagged || verdict.flagged, meta: { ...(c.meta ?? {}), screen: verdict.result } };
+    todo.push({ i, c: screened });
   });
-  if (out.status === "created") for (const h of ctx.indexHooks) h.added(out.chunk, vector);
-  return out;
+  const vectors = ctx.embedder && todo.length ? await ctx.embedder.embed(todo.map((t) => embedText(t.c))) : undefined;
+  const out = await ctx.db.write(async (tx) => {
+    const res: (WriteOutcome | undefined)[] = new Array(input.length);
+    const created: (number | undefined)[] = new Array(input.length);
+    let count = todo.length ? await countChunks(tx) : 0;
+    const byHash = new Map<string, WriteOutcome>();
+    for (let k = 0; k < todo.length; k++) {
+      const { i, c } = todo[k];
+      // Re-check inside the serialised transaction: a concurrent request may have written the same content.
+      const again = await findChunkByHash(tx, c.contentHash);
+      if (again) {
+        res[i] = { id: again.id, status: "duplicate", domain: again.domain, chunk: again };
+        continue;
+      }
+      if (count >= ctx.maxDocs) {
+        throw new MemoryError("capacity_exceeded", "the store is at its capacity envelope; delete entries or raise CAIRN_MAX_DOCS", { max_docs: ctx.maxDocs }, 507);
+      }
+      const now = c.createdAt ?? ctx.clock().toISOString();
+      const id = await insertChunk(tx, c, now);
+      count++;
+      if (vectors) await putVector(tx, id, vectors[k]);
+      const detail: Record<string, unknown> = { domain: c.domain, source: c.source, content_hash: c.contentHash, ...auditDetail };
+      if (c.flagged) detail.flagged = true;
+      for (const h of ctx.txHooks) await h(tx, { action, chunkId: id, detail });
+      const chunk = (await getChunk(tx, id))!;
+      res[i] = { id, status: "created", domain: c.domain, chunk };
+      created[i] = id;
+      byHash.set(c.contentHash, res[i]!);
+    }
+    const firstCreated = created.find((x) => x !== undefined);
+    if (extra && firstCreated !== undefined) await extra(tx, firstCreated, ctx.clock().toISOString(), created);
+    return { res, byHash };
+  });
+  const result = input.map((c, i) => {
+    const r = out.res[i] ?? out.byHash.get(c.contentHash);
+    if (r) return i === input.findIndex((x) => x.contentHash === c.contentHash) ? r : { ...r, status: "duplicate" as const };
+    const d = pre[i]!;
+    return { id: d.id, status: "duplicate" as const, domain: d.domain, chunk: d };
+  });
+  todo.forEach(({ i }, k) => {
+    const r = out.res[i];
+    if (r && r.status === "created") for (const h of ctx.indexHooks) h.added(r.chunk, vectors?.[k]);
+  });
+  return result;
 }
 
 /** The text embedded for a chunk: title and content. */

@@ -30,3 +30,9 @@ export interface TemporalView {
 
 /** The temporal filter seam. */
 export type TemporalFilter = (ids: number[], opts: { atMs?: number; includeDecayed: boolean }) => Promise<TemporalView>;
+
+/** An optional model reranker (an ONNX cross-encoder): higher is more relevant, one score per document. */
+export interface CrossScorer {
+  readonly id: string;
+  score(query: string, docs: string[]): Promise<number[]>;
+}

@@ -6,10 +6,11 @@
  */
 import { isMemoryError, MemoryError } from "../core/errors.ts";
 import type { Embedder } from "../embed/embedder.ts";
+import type { InjectionPolicy } from "../hygiene/injection-policy.ts";
 import { createAnalyzer } from "../lexical/analyzer.ts";
 import type { Db } from "../store/db.ts";
 import { changeKey, loadRecallIndex, type SnapshotStore } from "./load-index.ts";
-import type { GraphLeg, TemporalFilter } from "./ports.ts";
+import type { CrossScorer, GraphLeg, TemporalFilter } from "./ports.ts";
 import { validateQueryDoc } from "./query-doc.ts";
 import type { RecallIndex } from "./recall-index.ts";
 import { DEFAULT_RECALL_PARAMS, type RecallParams } from "./recall-params.ts";
@@ -39,16 +40,18 @@ export interface RecallEngine {
 export async function createRecallEngine(o: {
   db: Db; embedder?: Embedder; snapshots?: SnapshotStore; clock: () => Date; budgetMs: number; graphEnabled: boolean;
   domainExists(name: string): Promise<boolean>; trace?: RecallDeps["trace"]; params?: Partial<RecallParams>;
+  crossEncoder?: CrossScorer;
+  injectionPolicy?: InjectionPolicy;
 }): Promise<RecallEngine> {
   const { index, lexical } = await loadRecallIndex(o.db, o.embedder, o.snapshots);
   const deps: RecallDeps = {
     db: o.db, index, analyzer: createAnalyzer(), params: { ...DEFAULT_RECALL_PARAMS, ...o.params }, embedder: o.embedder,
-    clock: o.clock, domainExists: o.domainExists, graphEnabled: o.graphEnabled, trace: o.trace,
+    clock: o.clock, domainExists: o.domainExists, graphEnabled: o.graphEnabled, trace: o.trace, crossEncoder: o.crossEncoder,
   };
   return {
     index, lexicalSource: lexical, get params() { return deps.params; }, set params(p) { deps.params = p; },
     async recall(body, opts = {}) {
-      const q = validateQueryDoc(body, opts.sourceParam);
+      const q = validateQueryDoc(body, opts.sourceParam, o.injectionPolicy);
       let timer: ReturnType<typeof setTimeout> | undefined;
       const budget = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new MemoryError("recall_unavailable", "recall exceeded its search budget")), o.budgetMs);

@@ -12,7 +12,7 @@ import { getChunks } from "../store/chunks.ts";
 import type { Chunk } from "../core/types.ts";
 import { formatHit, legOf, type RankedHit } from "./format-hits.ts";
 import { maxFusedScore, reciprocalRankFusion, RRF_K, type RankedList } from "./fusion.ts";
-import type { GraphLeg, TemporalFilter } from "./ports.ts";
+import type { CrossScorer, GraphLeg, TemporalFilter } from "./ports.ts";
 import { expansionWords, type PrfDecision } from "./prf.ts";
 import { assessQuality } from "./quality.ts";
 import type { RecallQuery } from "./query-doc.ts";
@@ -33,6 +33,8 @@ export interface RecallDeps {
   graphEnabled: boolean;
   graphLeg?: GraphLeg;
   temporal?: TemporalFilter;
+  /** Optional cross-encoder replacing the built-in rerank scores; fails open to them. */
+  crossEncoder?: CrossScorer;
   /** Records a replayable decision path; returns the audit row id (SPEC §4.1 `trace`). */
   trace?: (path: Record<string, unknown>) => Promise<number>;
 }
@@ -178,11 +180,14 @@ async function searchScope(
   try {
     const head = ranked.slice(0, p.rerankWidth);
     const texts = new Map((await getChunks(d.db.client, head.map((h) => h.id))).map((c) => [c.id, textOf(c)] as const));
-    for (const h of head) {
-      const rr = rerankScore(d.analyzer, queryTerms, texts.get(h.id) ?? "", p.rerankMaxChars);
+    const cross = d.crossEncoder ? await crossScores(d.crossEncoder, q.query, head.map((h) => (texts.get(h.id) ?? "").slice(0, p.rerankMaxChars))) : undefined;
+    if (d.crossEncoder && !cross) tel.rerank_failed = 1;
+    head.forEach((h, i) => {
+      const text = texts.get(h.id) ?? "";
+      const rr = cross ? { score: cross[i], truncated: text.length > p.rerankMaxChars } : rerankScore(d.analyzer, queryTerms, text, p.rerankMaxChars);
       h.rerank = rr;
       h.score = r6((1 - p.rerankWeight) * h.score + p.rerankWeight * rr.score);
-    }
+    });
     // Candidates past the rerank width are blended with a rerank score of 0 so the order stays by score.
     for (const h of ranked.slice(p.rerankWidth)) h.score = r6((1 - p.rerankWeight) * h.score);
     ranked.sort((a, b) => b.score - a.score || a.id - b.id);
@@ -191,6 +196,17 @@ async function searchScope(
   }
   tel.rerank_ms = ms(t);
   return { hits: ranked, candidates: fused.length, quality, prf };
+}
+
+/** Cross-encoder scores squashed to [0, 1]; undefined on any failure (the tier fails open). */
+async function crossScores(ce: CrossScorer, query: string, docs: string[]): Promise<number[] | undefined> {
+  try {
+    const raw = await ce.score(query, docs);
+    if (raw.length !== docs.length || raw.some((x) => !Number.isFinite(x))) return undefined;
+    return raw.map((x) => r6(1 / (1 + Math.exp(-x))));
+  } catch {
+    return undefined;
+  }
 }
 
 function textOf(c: Chunk): string {

@@ -87,8 +87,7 @@ export async function approveProposal(d: ApproveDeps, id: number, o: { digest?: 
     if (!(await decideProposal(tx, id, { status: "approved", decidedAt: now, promotedChunkId: chunkId, supersedesChunkId: o.supersedes }))) {
       throw new MemoryError("proposal_not_pending", `proposal ${id} is no longer pending`, undefined, 409);
     }
-    return { proposal_id: id, ...(o.supersedes !== undefined ? { supersedes: o.supersedes, link_id: linkId } : {}) };
-  }, "approve");
+  }, "approve", { proposal_id: id, ...(o.supersedes !== undefined ? { supersedes: o.supersedes } : {}) });
   if (out.status === "duplicate") {
     // SPEC §2.7: null promoted_chunk_id means the approval promoted nothing.
     await d.ctx.db.write(async (tx) => {

@@ -123,3 +123,17 @@ export function writeStderr(s: string): void {
   if (isDeno) g.Deno.stderr.writeSync(new TextEncoder().encode(s));
   else g.process.stderr.write(s);
 }
+
+/** Writes a file atomically (temp file, then rename). */
+export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  const tmp = `${path}.tmp-${Math.random().toString(36).slice(2)}`;
+  if (isDeno) {
+    if (typeof data === "string") await g.Deno.writeTextFile(tmp, data);
+    else await g.Deno.writeFile(tmp, data);
+    await g.Deno.rename(tmp, path);
+    return;
+  }
+  const fs = await import("node:fs/promises");
+  await fs.writeFile(tmp, data);
+  await fs.rename(tmp, path);
+}

@@ -13,7 +13,7 @@ import { base64UrlDecode, base64UrlEncode } from "./base64.ts";
 import { canonicalize } from "./canonical-json.ts";
 import { blake3Digest } from "./content-hash.ts";
 import { didFromSeed, publicKeyFromDid } from "./did-key.ts";
-import { edSign, edVerify } from "./_ed25519.ts";
+import { edSign, edVerify, edVerifyAsync } from "./_ed25519.ts";
 import type { CapabilityClaims, TokenScope, Verb } from "./types.ts";
 
 /** Claims version Cairn mints. */
@@ -84,8 +84,23 @@ export function mintToken(seed: Uint8Array, opts: MintOptions): string {
   return `${PREFIX}.${payload}.${SIG_PREFIX}${sig}`;
 }
 
-/** Checks a presented token; the order is shape, version, issuer, signature, nbf, exp, revocation. */
+/** Checks a presented token; the order is shape, version, issuer, signature, nbf, exp, revocation. Pure JS, synchronous. */
 export function verifyToken(token: string, opts: VerifyTokenOptions): VerifyTokenResult {
+  const step = checkBeforeSignature(token, opts);
+  if ("ok" in step) return step;
+  return edVerify(step.sig, step.digest, step.publicKey) ? checkAfterSignature(step.claims, opts) : refuse("signature");
+}
+
+/** `verifyToken` with the signature checked by native Web Crypto Ed25519 where available (same results, faster). */
+export async function verifyTokenAsync(token: string, opts: VerifyTokenOptions): Promise<VerifyTokenResult> {
+  const step = checkBeforeSignature(token, opts);
+  if ("ok" in step) return step;
+  return (await edVerifyAsync(step.sig, step.digest, step.publicKey)) ? checkAfterSignature(step.claims, opts) : refuse("signature");
+}
+
+type SignatureStep = { claims: CapabilityClaims; sig: Uint8Array; digest: Uint8Array; publicKey: Uint8Array };
+
+function checkBeforeSignature(token: string, opts: VerifyTokenOptions): VerifyTokenResult | SignatureStep {
   const parts = typeof token === "string" ? token.split(".") : [];
   if (parts.length !== 3 || parts[0] !== PREFIX || !parts[2]!.startsWith(SIG_PREFIX)) return refuse("malformed");
   const payload = parts[1]!;
@@ -97,7 +112,11 @@ export function verifyToken(token: string, opts: VerifyTokenOptions): VerifyToke
   if (!claims) return refuse("malformed");
   if (!opts.trustedIssuers.includes(claims.iss)) return refuse("issuer");
   const publicKey = publicKeyFromDid(claims.iss);
-  if (!publicKey || !edVerify(sig, blake3Digest(encoder.encode(payload)), publicKey)) return refuse("signature");
+  if (!publicKey) return refuse("signature");
+  return { claims, sig, digest: blake3Digest(encoder.encode(payload)), publicKey };
+}
+
+function checkAfterSignature(claims: CapabilityClaims, opts: VerifyTokenOptions): VerifyTokenResult {
   const now = opts.now.getTime();
   if (claims.nbf !== undefined && now < Date.parse(claims.nbf)) return refuse("not_yet_valid");
   if (now > Date.parse(claims.exp)) return refuse("expired");

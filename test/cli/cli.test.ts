@@ -70,3 +70,25 @@ describe("cairn CLI", () => {
     expect((await cairn(["ingest-dir", "/nonexistent/dir"], { CAIRN_DB_PATH: join(tempDir(), "c.db") })).code).not.toBe(0);
   });
 });
+
+describe("cairn query and explain", () => {
+  it("prints a table, JSON for scripts, and an explanation with ranks and telemetry", async () => {
+    const dir = tempDir();
+    const env = { CAIRN_DB_PATH: join(dir, "c.db") };
+    await cairn(["ingest-dir", join(root, "fixtures", "vault")], env);
+    const table = await cairn(["query", "ledger payments nightly", "--k", "2"], env);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^rank\s+id\s+score/m);
+    expect(table.stdout).toContain("Payments runbook");
+    const json = await cairn(["query", "ledger payments nightly", "--k", "1", "--json"], env);
+    const parsed = JSON.parse(json.stdout);
+    expect(parsed.hits).toHaveLength(1);
+    expect(parsed.hits[0].title).toBe("Payments runbook");
+    const explain = await cairn(["explain", "ledger payments nightly"], env);
+    expect(explain.stdout).toMatch(/ranks: .*fts_rank=0/);
+    expect(explain.stdout).toContain("telemetry: ");
+    const bad = await cairn(["query", "x", "--k", "500"], env);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain("limit_out_of_range");
+  });
+});

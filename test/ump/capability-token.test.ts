@@ -1,7 +1,7 @@
 import * as ed from "@noble/ed25519";
 import { blake3 } from "@noble/hashes/blake3.js";
 import { describe, expect, it } from "vitest";
-import { authorizeOp, mintToken, parseScopeArgs, parseTtl, verifyToken } from "../../src/ump/capability-token.ts";
+import { authorizeOp, mintToken, parseScopeArgs, parseTtl, verifyToken, verifyTokenAsync, type VerifyTokenOptions, type VerifyTokenResult } from "../../src/ump/capability-token.ts";
 import { canonicalize } from "../../src/ump/canonical-json.ts";
 import { didFromSeed, publicKeyFromSeed } from "../../src/ump/did-key.ts";
 import type { CapabilityClaims } from "../../src/ump/types.ts";
@@ -64,54 +64,60 @@ describe("mintToken", () => {
   });
 });
 
-describe("verifyToken", () => {
+type Verify = (token: string, opts: VerifyTokenOptions) => Promise<VerifyTokenResult>;
+const variants: [string, Verify][] = [
+  ["verifyToken (sync, pure JS)", async (t, o) => verifyToken(t, o)],
+  ["verifyTokenAsync (Web Crypto)", verifyTokenAsync],
+];
+
+describe.each(variants)("%s", (_name, verify) => {
   const token = mintToken(operator, { verbs: ["read"], scope: { project: "x" }, ttl: "24h", now, jti: "t1" });
 
-  it("accepts a valid token and returns its claims", () => {
-    expect(verifyToken(token, { now, ...trust })).toEqual({
+  it("accepts a valid token and returns its claims", async () => {
+    expect(await verify(token, { now, ...trust })).toEqual({
       ok: true,
       claims: { v: "ump-cap/1.0", iss: operatorDid, verbs: ["read"], scope: { project: "x" }, exp: "2026-07-02T12:00:00.000Z", jti: "t1" },
     });
   });
 
   it("accepts a token made by hand from the notes (interop), including the 0.1 claims version", async () => {
-    expect(verifyToken(await handMade(baseClaims), { now, ...trust }).ok).toBe(true);
-    expect(verifyToken(await handMade({ ...baseClaims, v: "ump-cap/0.1" }), { now, ...trust }).ok).toBe(true);
+    expect((await verify(await handMade(baseClaims), { now, ...trust })).ok).toBe(true);
+    expect((await verify(await handMade({ ...baseClaims, v: "ump-cap/0.1" }), { now, ...trust })).ok).toBe(true);
   });
 
-  it("refuses expired and not-yet-valid tokens, with the window inclusive at both ends", () => {
+  it("refuses expired and not-yet-valid tokens, with the window inclusive at both ends", async () => {
     const exp = new Date("2026-07-02T12:00:00.000Z");
-    expect(verifyToken(token, { now: exp, ...trust }).ok).toBe(true);
-    expect(verifyToken(token, { now: new Date(exp.getTime() + 1), ...trust })).toEqual({ ok: false, reason: "expired" });
+    expect((await verify(token, { now: exp, ...trust })).ok).toBe(true);
+    expect(await verify(token, { now: new Date(exp.getTime() + 1), ...trust })).toEqual({ ok: false, reason: "expired" });
     const later = mintToken(operator, { verbs: ["read"], scope: {}, nbf: "2026-07-05T00:00:00Z", exp: "2026-07-06T00:00:00Z", now });
-    expect(verifyToken(later, { now, ...trust })).toEqual({ ok: false, reason: "not_yet_valid" });
-    expect(verifyToken(later, { now: new Date("2026-07-05T00:00:00Z"), ...trust }).ok).toBe(true);
+    expect(await verify(later, { now, ...trust })).toEqual({ ok: false, reason: "not_yet_valid" });
+    expect((await verify(later, { now: new Date("2026-07-05T00:00:00Z"), ...trust })).ok).toBe(true);
   });
 
-  it("refuses a token whose claims were edited after signing", () => {
+  it("refuses a token whose claims were edited after signing", async () => {
     const [, , sig] = token.split(".");
     const widened = { ...baseClaims, verbs: ["read", "write"], jti: "t1" };
     const forged = `umpcap.${b64url(utf8(canonicalize(widened)))}.${sig}`;
-    expect(verifyToken(forged, { now, ...trust })).toEqual({ ok: false, reason: "signature" });
+    expect(await verify(forged, { now, ...trust })).toEqual({ ok: false, reason: "signature" });
   });
 
   it("refuses a token signed by another key that claims the operator as issuer", async () => {
-    expect(verifyToken(await handMade(baseClaims, stranger), { now, ...trust })).toEqual({ ok: false, reason: "signature" });
+    expect(await verify(await handMade(baseClaims, stranger), { now, ...trust })).toEqual({ ok: false, reason: "signature" });
   });
 
-  it("refuses a correctly signed token from an untrusted issuer, e.g. after key rotation", () => {
+  it("refuses a correctly signed token from an untrusted issuer, e.g. after key rotation", async () => {
     const foreign = mintToken(stranger, { verbs: ["read"], scope: {}, ttl: "1h", now });
-    expect(verifyToken(foreign, { now, ...trust })).toEqual({ ok: false, reason: "issuer" });
-    expect(verifyToken(token, { now, trustedIssuers: [didFromSeed(stranger)] })).toEqual({ ok: false, reason: "issuer" });
+    expect(await verify(foreign, { now, ...trust })).toEqual({ ok: false, reason: "issuer" });
+    expect(await verify(token, { now, trustedIssuers: [didFromSeed(stranger)] })).toEqual({ ok: false, reason: "issuer" });
   });
 
   it("refuses an unknown claims version", async () => {
-    expect(verifyToken(await handMade({ ...baseClaims, v: "ump-cap/2.0" }), { now, ...trust })).toEqual({ ok: false, reason: "version" });
+    expect(await verify(await handMade({ ...baseClaims, v: "ump-cap/2.0" }), { now, ...trust })).toEqual({ ok: false, reason: "version" });
   });
 
-  it("refuses revoked token ids", () => {
-    expect(verifyToken(token, { now, ...trust, revoked: (jti) => jti === "t1" })).toEqual({ ok: false, reason: "revoked" });
-    expect(verifyToken(token, { now, ...trust, revoked: (jti) => jti === "other" }).ok).toBe(true);
+  it("refuses revoked token ids", async () => {
+    expect(await verify(token, { now, ...trust, revoked: (jti) => jti === "t1" })).toEqual({ ok: false, reason: "revoked" });
+    expect((await verify(token, { now, ...trust, revoked: (jti) => jti === "other" })).ok).toBe(true);
   });
 
   it("fails closed on malformed tokens", async () => {
@@ -132,7 +138,7 @@ describe("verifyToken", () => {
       await handMade({ ...baseClaims, exp: "tomorrow" }),
       await handMade({ ...baseClaims, jti: undefined }),
     ];
-    for (const bad of malformed) expect(verifyToken(bad, { now, ...trust }), bad.slice(0, 40)).toEqual({ ok: false, reason: "malformed" });
+    for (const bad of malformed) expect(await verify(bad, { now, ...trust }), bad.slice(0, 40)).toEqual({ ok: false, reason: "malformed" });
   });
 });
 

@@ -41,8 +41,6 @@ describe("contentHash and recordId", () => {
 
   it("hashes the UTF-8 bytes of the JCS form", () => {
     const jcs = '{"a":"é","b":[1,2]}';
-    const expected = "blake3:" + Buffer.from(blake3Digest(new TextEncoder().encode(jcs))).length;
-    expect(expected).toBe("blake3:32");
     const viaModule = contentHash({ b: [1, 2], a: "é" });
     const direct = blake3Digest(new TextEncoder().encode(jcs));
     expect(base32Decode(viaModule.slice(7))).toEqual(direct);

@@ -1,10 +1,10 @@
 import * as ed from "@noble/ed25519";
 import { blake3 } from "@noble/hashes/blake3.js";
 import { describe, expect, it } from "vitest";
-import { edPublicKey, edSign, edVerify } from "../../src/ump/_ed25519.ts";
+import { edPublicKey, edSign, edVerify, edVerifyAsync } from "../../src/ump/_ed25519.ts";
 import { contentHash } from "../../src/ump/content-hash.ts";
 import { didFromSeed } from "../../src/ump/did-key.ts";
-import { signContentHash, signRecord, verifyContentHashSignature, verifyRecord } from "../../src/ump/sign.ts";
+import { signContentHash, signRecord, verifyContentHashSignature, verifyRecord as verifySync, verifyRecordAsync, type VerifyRecordOptions, type VerifyRecordResult } from "../../src/ump/sign.ts";
 import { hasVector, readVector } from "./_vectors.ts";
 
 const hexBytes = (h: string) => Uint8Array.from(Buffer.from(h, "hex"));
@@ -23,7 +23,7 @@ const record = {
 
 describe("Ed25519 known answers (SUPERCOP format, first lines are RFC 8032 §7.1)", () => {
   const present = hasVector("ed25519/supercop-first64.txt");
-  it.skipIf(!present)("derives the public key, reproduces the signature and verifies it for every line", () => {
+  it.skipIf(!present)("derives the public key, reproduces the signature and verifies it for every line (pure JS and Web Crypto)", async () => {
     const lines = readVector("ed25519/supercop-first64.txt").split("\n").filter((l) => l.trim() !== "");
     expect(lines.length).toBe(64);
     for (const [n, line] of lines.entries()) {
@@ -34,8 +34,10 @@ describe("Ed25519 known answers (SUPERCOP format, first lines are RFC 8032 §7.1
       expect(Buffer.from(edPublicKey(seed)).toString("hex"), `line ${n + 1}`).toBe(pk);
       expect(Buffer.from(edSign(message, seed)).toString("hex"), `line ${n + 1}`).toBe(sigAndMsg.slice(0, 128));
       expect(edVerify(signature, message, hexBytes(pk))).toBe(true);
+      expect(await edVerifyAsync(signature, message, hexBytes(pk))).toBe(true);
       const tampered = message.length > 0 ? Uint8Array.from(message, (b, i) => (i === 0 ? b ^ 1 : b)) : new Uint8Array([0]);
       expect(edVerify(signature, tampered, hexBytes(pk))).toBe(false);
+      expect(await edVerifyAsync(signature, tampered, hexBytes(pk))).toBe(false);
     }
   });
 });
@@ -75,14 +77,20 @@ async function independentVerify(rec: Record<string, unknown>): Promise<boolean>
   return ed.verifyAsync(sig, blake3(new TextEncoder().encode(hash)), multicodec.slice(2));
 }
 
-describe("signRecord and verifyRecord", () => {
-  it("produces the integrity block of the UMP notes", () => {
+type Verify = (record: object, opts?: VerifyRecordOptions) => Promise<VerifyRecordResult>;
+const variants: [string, Verify][] = [
+  ["verifyRecord (sync, pure JS)", async (r, o) => verifySync(r, o)],
+  ["verifyRecordAsync (Web Crypto)", verifyRecordAsync],
+];
+
+describe.each(variants)("signRecord and %s", (_name, verifyRecord) => {
+  it("produces the integrity block of the UMP notes", async () => {
     const signed = signRecord(record, seedA);
     expect(signed.integrity.content_hash).toBe(contentHash(record));
     expect(signed.integrity.signer).toBe(didFromSeed(seedA));
     expect(signed.integrity.signer.startsWith("did:key:z6Mk")).toBe(true);
     expect(signed.integrity.signature).toMatch(/^ed25519:[A-Za-z0-9+/]{86}==$/);
-    expect(verifyRecord(signed)).toEqual({ ok: true, signed: true });
+    expect(await verifyRecord(signed)).toEqual({ ok: true, signed: true });
   });
 
   it("is verified by an independent verifier written from the notes", async () => {
@@ -97,36 +105,36 @@ describe("signRecord and verifyRecord", () => {
     const hash = contentHash(record);
     const sig = await ed.signAsync(blake3(new TextEncoder().encode(hash)), seedB);
     const signed = { ...record, integrity: { content_hash: hash, signature: "ed25519:" + Buffer.from(sig).toString("base64"), signer: didFromSeed(seedB) } };
-    expect(verifyRecord(signed)).toEqual({ ok: true, signed: true });
+    expect(await verifyRecord(signed)).toEqual({ ok: true, signed: true });
   });
 
-  it("detects tampering, a swapped signer and malformed integrity", () => {
+  it("detects tampering, a swapped signer and malformed integrity", async () => {
     const signed = signRecord(record, seedA);
-    expect(verifyRecord({ ...signed, kind: "semantic" })).toEqual({ ok: false, reason: "hash_mismatch" });
-    expect(verifyRecord({ ...signed, integrity: { ...signed.integrity, signer: didFromSeed(seedB) } })).toEqual({ ok: false, reason: "signature_invalid" });
+    expect(await verifyRecord({ ...signed, kind: "semantic" })).toEqual({ ok: false, reason: "hash_mismatch" });
+    expect(await verifyRecord({ ...signed, integrity: { ...signed.integrity, signer: didFromSeed(seedB) } })).toEqual({ ok: false, reason: "signature_invalid" });
     const flipped = signed.integrity.signature.replace(/^ed25519:(.)/, (_m, c: string) => "ed25519:" + (c === "A" ? "B" : "A"));
-    expect(verifyRecord({ ...signed, integrity: { ...signed.integrity, signature: flipped } })).toEqual({ ok: false, reason: "signature_invalid" });
-    expect(verifyRecord({ ...signed, integrity: { ...signed.integrity, signature: "rsa:abc" } })).toEqual({ ok: false, reason: "malformed_signature" });
-    expect(verifyRecord({ ...signed, integrity: { ...signed.integrity, signature: "ed25519:not base64" } })).toEqual({ ok: false, reason: "malformed_signature" });
-    expect(verifyRecord({ ...signed, integrity: { ...signed.integrity, signer: "did:web:example.com" } })).toEqual({ ok: false, reason: "bad_signer" });
-    expect(verifyRecord(record)).toEqual({ ok: false, reason: "missing_integrity" });
+    expect(await verifyRecord({ ...signed, integrity: { ...signed.integrity, signature: flipped } })).toEqual({ ok: false, reason: "signature_invalid" });
+    expect(await verifyRecord({ ...signed, integrity: { ...signed.integrity, signature: "rsa:abc" } })).toEqual({ ok: false, reason: "malformed_signature" });
+    expect(await verifyRecord({ ...signed, integrity: { ...signed.integrity, signature: "ed25519:not base64" } })).toEqual({ ok: false, reason: "malformed_signature" });
+    expect(await verifyRecord({ ...signed, integrity: { ...signed.integrity, signer: "did:web:example.com" } })).toEqual({ ok: false, reason: "bad_signer" });
+    expect(await verifyRecord(record)).toEqual({ ok: false, reason: "missing_integrity" });
   });
 
-  it("accepts an unsigned L2 record unless a signature is required, and enforces trusted signers", () => {
+  it("accepts an unsigned L2 record unless a signature is required, and enforces trusted signers", async () => {
     const l2 = { ...record, integrity: { content_hash: contentHash(record) } };
-    expect(verifyRecord(l2)).toEqual({ ok: true, signed: false });
-    expect(verifyRecord(l2, { requireSignature: true })).toEqual({ ok: false, reason: "unsigned" });
+    expect(await verifyRecord(l2)).toEqual({ ok: true, signed: false });
+    expect(await verifyRecord(l2, { requireSignature: true })).toEqual({ ok: false, reason: "unsigned" });
     const signed = signRecord(record, seedA);
-    expect(verifyRecord(signed, { trustedSigners: [didFromSeed(seedA)] })).toEqual({ ok: true, signed: true });
-    expect(verifyRecord(signed, { trustedSigners: [didFromSeed(seedB)] })).toEqual({ ok: false, reason: "untrusted_signer" });
+    expect(await verifyRecord(signed, { trustedSigners: [didFromSeed(seedA)] })).toEqual({ ok: true, signed: true });
+    expect(await verifyRecord(signed, { trustedSigners: [didFromSeed(seedB)] })).toEqual({ ok: false, reason: "untrusted_signer" });
   });
 
-  it("re-signing replaces the old integrity block", () => {
+  it("re-signing replaces the old integrity block", async () => {
     const once = signRecord(record, seedA);
     const twice = signRecord(once, seedB);
     expect(twice.integrity.content_hash).toBe(once.integrity.content_hash);
     expect(twice.integrity.signer).toBe(didFromSeed(seedB));
-    expect(verifyRecord(twice).ok).toBe(true);
+    expect((await verifyRecord(twice)).ok).toBe(true);
   });
 
   it("signs and verifies bare content-hash strings (shared with audit rows)", () => {

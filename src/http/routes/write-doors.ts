@@ -6,6 +6,7 @@ import { readJson } from "../read-json.ts";
 
 /** Registers `/ingest/memory`, `/add` and the quarantine routes. */
 export function writeDoorRoutes(app: Hono, memory: Memory): void {
+  app.post("/ingest/markdown", async (c) => c.json(await memory.ingestMarkdown(await readJson(c))));
   app.post("/ingest/memory", async (c) => c.json(await memory.ingestMemory(await readJson(c))));
   app.post("/add", async (c) => c.json(await memory.add(await readJson(c))));
   app.get("/quarantine", async (c) => {

@@ -1,0 +1,110 @@
+/**
+ * `POST /ingest/markdown` (SPEC §4.2): a titled markdown document, parsed
+ * with gray-matter and remark and split into heading-aware chunks (each
+ * keeps its heading path and 1-based line span for recall evidence). Chunks
+ * are stamped `markdown` (or `vault` for the vault binding) and written in
+ * one transaction. Frontmatter tags/aliases and `[[relation::entity]]`
+ * annotations are kept (verbatim in storage, in chunk metadata) and handed
+ * to the graph port. Deliberately not filtered by the memory hygiene.
+ */
+import { xxh3Hex } from "../core/content-hash.ts";
+import type { IngestKind, NewChunk } from "../core/types.ts";
+import { GLOBAL_DOMAIN, normalizeDomainName } from "../domains/domain-name.ts";
+import { chunkMarkdown, parseMarkdown, type ParsedMarkdown } from "../markdown/mod.ts";
+import type { Exec } from "../store/db.ts";
+import { confidenceFor, originFor } from "./confidence.ts";
+import type { WriteContext } from "./context.ts";
+import { optionalString, requireObject } from "./fields.ts";
+import { requireRegisteredDomain } from "./ingest-structured.ts";
+import { validateContent, validateTitle } from "./validate-ingest.ts";
+import { writeChunks } from "./write-chunk.ts";
+
+/** What the graph port receives for one markdown document. */
+export interface MarkdownGraphInput {
+  domain: string;
+  title: string;
+  parsed: ParsedMarkdown;
+  /** Created chunk ids with their heading paths (duplicates are absent). */
+  chunks: { id: number; headingPath: string[]; text: string }[];
+  now: string;
+}
+
+/** The graph port: turns a document into entities and edges inside the write transaction. */
+export type MarkdownGraphPort = (tx: Exec, doc: MarkdownGraphInput) => Promise<{ entities: number; relations: number }>;
+
+/** Options of one markdown ingest. */
+export interface MarkdownIngestOptions {
+  kind?: Extract<IngestKind, "markdown" | "vault">;
+  /** Source link recorded for evidence (e.g. a vault-relative path). */
+  sourceLink?: string;
+  maxChars?: number;
+  graph?: MarkdownGraphPort;
+}
+
+/** Per-chunk reply entry. */
+export interface MarkdownChunkResult {
+  id: number;
+  status: "created" | "duplicate";
+  heading_path: string[];
+  line_start: number;
+  line_end: number;
+  flagged?: boolean;
+}
+
+/** The reply (this project's shape, consistent with `/ingest`). */
+export interface MarkdownIngestResult {
+  id: number;
+  status: "created" | "duplicate";
+  domain: string;
+  chunks: MarkdownChunkResult[];
+  entitiesAdded: number;
+  relationsAdded: number;
+}
+
+/** Validates and writes one markdown document. */
+export async function ingestMarkdown(ctx: WriteContext, raw: unknown, opts: MarkdownIngestOptions = {}): Promise<MarkdownIngestResult> {
+  const body = requireObject(raw);
+  const title = validateTitle(body.title);
+  const content = validateContent(body.content);
+  const domain = body.domain === undefined || body.domain === null ? GLOBAL_DOMAIN : normalizeDomainName(body.domain);
+  const sourceRef = optionalString(body, "source", 64);
+  await requireRegisteredDomain(ctx, domain);
+  const kind = opts.kind ?? "markdown";
+  const parsed = parseMarkdown(content);
+  const pieces = chunkMarkdown(parsed, { maxChars: opts.maxChars });
+  // A document that fits in one chunk is stored whole and verbatim (front matter included).
+  const parts = pieces.length <= 1
+    ? [{ text: content, headingPath: pieces[0]?.headingPath ?? [], startLine: 1, endLine: content.split("\n").length }]
+    : pieces.map((p) => ({ text: p.text, headingPath: p.headingPath, startLine: p.startLine, endLine: p.endLine }));
+  const docMeta: Record<string, unknown> = {};
+  if (parsed.tags.length) docMeta.tags = parsed.tags;
+  if (parsed.aliases.length) docMeta.aliases = parsed.aliases;
+  const chunks: NewChunk[] = [];
+  for (const p of parts) {
+    const meta: Record<string, unknown> = { ...docMeta, heading_path: p.headingPath, line_start: p.startLine, line_end: p.endLine };
+    const ann = parsed.annotations.filter((a) => a.line >= p.startLine && a.line <= p.endLine).map((a) => a.raw);
+    if (ann.length) meta.annotations = ann;
+    if (opts.sourceLink) meta.source_link = opts.sourceLink;
+    chunks.push({
+      title, content: p.text, domain, contentHash: await xxh3Hex(p.text), source: kind, origin: originFor(kind, {}),
+      confidence: confidenceFor(kind, sourceRef), flagged: false, meta, ...(sourceRef ? { originSource: sourceRef } : {}),
+    });
+  }
+  let graph = { entities: 0, relations: 0 };
+  const outcomes = await writeChunks(ctx, chunks, opts.graph
+    ? async (tx, _first, now, created) => {
+      const made = parts.flatMap((p, i) => (created[i] !== undefined ? [{ id: created[i]!, headingPath: p.headingPath, text: p.text }] : []));
+      graph = await opts.graph!(tx, { domain, title, parsed, chunks: made, now });
+    }
+    : undefined, "ingest_markdown");
+  const results: MarkdownChunkResult[] = outcomes.map((o, i) => {
+    const r: MarkdownChunkResult = { id: o.id, status: o.status, heading_path: parts[i].headingPath, line_start: parts[i].startLine, line_end: parts[i].endLine };
+    if (o.chunk.flagged) r.flagged = true;
+    return r;
+  });
+  const anyCreated = results.some((r) => r.status === "created");
+  return {
+    id: results[0].id, status: anyCreated ? "created" : "duplicate", domain, chunks: results,
+    entitiesAdded: graph.entities, relationsAdded: graph.relations,
+  };
+}

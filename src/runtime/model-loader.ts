@@ -1,0 +1,48 @@
+/**
+ * Loads the configured embedder and optional cross-encoder from disk
+ * (runtime code: it reads files). The default static table ships in
+ * `assets/embed/`; model2vec and ONNX directories are opt-in
+ * (`CAIRN_EMBED_KIND`, `CAIRN_EMBED_MODEL_DIR`, `CAIRN_RERANK_MODEL_DIR`).
+ * A missing or broken model refuses boot with a clear message; no network.
+ */
+import type { Config } from "../config/config.ts";
+import { MemoryError } from "../core/errors.ts";
+import type { Embedder } from "../embed/embedder.ts";
+import { loadModel2VecDir } from "../embed/model2vec-dir.ts";
+import { createStaticEmbedder, DEFAULT_STATIC_ASSET_PATH } from "../embed/static-embedder.ts";
+import type { CrossEncoder } from "../rerank/onnx-cross-encoder.ts";
+import { packageRoot, readBytes } from "./platform.ts";
+
+/** Loads the embedder named by the config (undefined for `none`). */
+export async function loadEmbedder(config: Config): Promise<Embedder | undefined> {
+  if (config.embedKind === "none") return undefined;
+  if (config.embedKind === "static") {
+    let bytes: Uint8Array;
+    try {
+      bytes = await readBytes(`${packageRoot()}/${DEFAULT_STATIC_ASSET_PATH}`);
+    } catch {
+      throw new MemoryError("embed_model_invalid", `the static embedding table ${DEFAULT_STATIC_ASSET_PATH} is missing; reinstall Cairn or set CAIRN_EMBED_KIND`);
+    }
+    return createStaticEmbedder(bytes);
+  }
+  const dir = config.embedModelDir!.replace(/\/$/, "");
+  if (config.embedKind === "model2vec") {
+    return await loadModel2VecDir(async (rel) => {
+      try {
+        return await readBytes(`${dir}/${rel}`);
+      } catch {
+        return undefined;
+      }
+    });
+  }
+  // ONNX is node-only and heavy: load it only when asked for.
+  const { loadOnnxEmbedder } = await import("../embed/onnx-embedder.ts");
+  return await loadOnnxEmbedder(dir);
+}
+
+/** Loads the optional ONNX cross-encoder for the rerank tier. */
+export async function loadCrossEncoder(config: Config): Promise<CrossEncoder | undefined> {
+  if (!config.rerankModelDir) return undefined;
+  const { loadOnnxCrossEncoder } = await import("../rerank/onnx-cross-encoder.ts");
+  return await loadOnnxCrossEncoder(config.rerankModelDir);
+}
