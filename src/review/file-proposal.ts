@@ -1,7 +1,8 @@
 /**
  * Files a candidate as a pending proposal (SPEC §3: "(none) → proposal
  * pending ... Scored. No knowledge row is created"). The candidate is
- * screened at the same seam as every write (a Reject verdict is refused), scored
+ * screened at the same seam as every write (refused only where
+ * `INJECTION_POLICY` refuses it; otherwise the verdict is filed for the reviewer), scored
  * deterministically, and inserted with its audit row in one transaction.
  * A candidate identical to a proposal that is still pending returns that
  * proposal (`duplicate: true`) and writes nothing. The reply carries no
@@ -60,7 +61,7 @@ export async function fileProposal(d: FilingDeps, input: ProposalInput): Promise
   const domain = input.domain ?? GLOBAL_DOMAIN;
   await requireRegisteredDomain(d.ctx, domain);
   const kind = input.kind ?? "memory";
-  // SPEC §1 Trust rules: the same screen seam as every write; Reject (or any non-clean verdict under INJECTION_POLICY=reject) is refused.
+  // SPEC §1 Trust rules: the same screen seam and policy table as every write door.
   const verdict = screenWrite(d.ctx.injectionPolicy, input.content, input.title).result;
   const contentHash = await xxh3Hex(input.content);
   const reply = (id: number, score: number, duplicate: boolean): FiledProposal => {

@@ -128,11 +128,9 @@ export async function deleteLinksTouching(ex: Exec, ids: number[]): Promise<numb
   let n = 0;
   for (let i = 0; i < ids.length; i += 900) {
     const part = ids.slice(i, i + 900);
-    const rs = await ex.execute({
-      sql: `DELETE FROM consolidation_links WHERE from_chunk_id IN (${marks(part.length)}) OR to_chunk_id IN (${marks(part.length)})`,
-      args: [...part, ...part],
-    });
-    n += rs.rowsAffected;
+    for (const col of ["from_chunk_id", "to_chunk_id"]) {
+      n += (await ex.execute({ sql: `DELETE FROM consolidation_links WHERE ${col} IN (${marks(part.length)})`, args: part })).rowsAffected;
+    }
   }
   return n;
 }

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openTestMemory, tempDir, type TestMemory } from "../_helpers/memory.ts";
 import { createStaticEmbedder } from "../../src/embed/static-embedder.ts";
 import type { SnapshotStore } from "../../src/recall/load-index.ts";
-import { purgeChunkRows } from "../../src/store/erasure.ts";
+import { eraseInTx } from "../../src/erasure/erase-in-tx.ts";
 import type { Exec } from "../../src/store/db.ts";
 
 const root = resolve(new URL("../..", import.meta.url).pathname);
@@ -253,7 +253,8 @@ describe("erasure id lists (SPEC §8: 900 ids per statement)", () => {
           return tx.execute(s);
         },
       };
-      expect(await purgeChunkRows(spy, ids, "erasure", "2025-01-02T00:00:00Z")).toBe(2000);
+      const erased = await eraseInTx(spy, { chunkIds: ids, reason: "erasure", now: "2025-01-02T00:00:00Z" });
+      expect(erased.chunkIds).toHaveLength(2000);
       throw new Error("roll back the observation run");
     }).catch((e: Error) => expect(e.message).toBe("roll back the observation run"));
     expect(Math.max(...widest)).toBeLessThanOrEqual(902); // 900 ids, plus reason and timestamp on the tombstone insert

@@ -79,9 +79,14 @@ export function governanceRoutes(app: Hono, memory: Memory): void {
   app.post("/dsar", async (c) => c.json(await memory.erasure.dsar(await readJson(c))));
   app.get("/dsar/certificates/:id", async (c) => c.json(await memory.erasure.certificate(c.req.param("id"))));
   app.post("/dsar/verify", async (c) => {
-    const b = await readJson(c) as Record<string, unknown>;
-    const cert = b && typeof b === "object" && "certificate" in b ? b.certificate : b;
-    const subject = b && typeof b === "object" && typeof b.subject === "object" && b.subject !== null ? b.subject as Record<string, string> : undefined;
-    return c.json(await memory.erasure.verify(cert, subject));
+    const b = await readJson(c);
+    // Body: the certificate itself, or {certificate, subject?}.
+    const wrapped = typeof b === "object" && b !== null && "certificate" in b;
+    const cert = wrapped ? (b as { certificate: unknown }).certificate : b;
+    const s = wrapped ? (b as { subject?: unknown }).subject : undefined;
+    if (s !== undefined && (typeof s !== "object" || s === null || Object.values(s).some((v) => typeof v !== "string"))) {
+      throw new MemoryError("invalid_request", "subject must be an object of strings {owner?, email?, match?}", { field: "subject" });
+    }
+    return c.json(await memory.erasure.verify(cert, s as Record<string, string> | undefined));
   });
 }
