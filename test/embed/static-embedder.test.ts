@@ -4,10 +4,14 @@ import { resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Embedder } from "../../src/embed/embedder.ts";
 import { createStaticEmbedder, DEFAULT_STATIC_ASSET_PATH } from "../../src/embed/static-embedder.ts";
+import { toF32Blob } from "../../src/vector/f32-blob.ts";
 
 const root = resolve(new URL("../..", import.meta.url).pathname);
 const assetPath = resolve(root, DEFAULT_STATIC_ASSET_PATH);
-const manifest = JSON.parse(readFileSync(assetPath.replace(/\.bin$/, ".manifest.json"), "utf8")) as { sha256: string; count: number };
+const manifest = JSON.parse(readFileSync(assetPath.replace(/\.bin$/, ".manifest.json"), "utf8")) as {
+  sha256: string;
+  probe: { texts: string[]; vectors_sha256: string };
+};
 let bytes: Uint8Array;
 let embedder: Embedder;
 
@@ -29,6 +33,12 @@ describe("static embedder on the shipped table", () => {
     expect(embedder.tableHash).toBe(createHash("sha256").update(bytes).digest("hex"));
     expect(embedder.id).toBe(`cairn-static-glove-100d@${manifest.sha256.slice(0, 8)}`);
     expect(embedder.dim).toBe(100);
+  });
+
+  it("reproduces the probe vectors fingerprinted at build time (else: rebuild the table after changing the pipeline)", async () => {
+    const hash = createHash("sha256");
+    for (const v of await embedder.embed(manifest.probe.texts)) hash.update(toF32Blob(v));
+    expect(hash.digest("hex")).toBe(manifest.probe.vectors_sha256);
   });
 
   it("returns one unit-length vector per text, and the zero vector for text without words", async () => {
