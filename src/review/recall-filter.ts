@@ -14,10 +14,11 @@
  *   not superseded, not decayed).
  *
  * Plugged into the recall engine with `setTemporalFilter`; UMP recall and
- * any other reader call the same function.
+ * any other reader call the same function. Cost: one statement per call
+ * (`temporalRows`: indexed link lookups and primary-key time lookups).
  */
 import type { TemporalView } from "../recall/ports.ts";
-import { chunkTimes, linksTouching, type LinkRow } from "../store/consolidation.ts";
+import { temporalRows, type LinkTimes } from "../store/consolidation.ts";
 import type { Exec } from "../store/db.ts";
 
 /** Options of one filter call. */
@@ -30,10 +31,8 @@ export interface TemporalOptions {
   nowMs: number;
 }
 
-type LinkState = "absent" | "proposed" | "approved" | "closed";
-
 /** A link's state at time `t` (epoch ms), from its timestamps. */
-export function linkStateAt(l: LinkRow, t: number): LinkState {
+export function linkStateAt(l: Pick<LinkTimes, "createdAt" | "approvedAt" | "closedAt">, t: number): "absent" | "proposed" | "approved" | "closed" {
   if (Date.parse(l.createdAt) > t) return "absent";
   const closed = l.closedAt !== undefined && Date.parse(l.closedAt) <= t;
   if (l.approvedAt !== undefined && Date.parse(l.approvedAt) <= t && !closed) return "approved";
@@ -46,37 +45,31 @@ export async function temporalFilter(ex: Exec, ids: number[], opts: TemporalOpti
   const view: TemporalView = { drop: new Set(), conflict: new Set(), decayed: new Set() };
   if (!ids.length) return view;
   const t = opts.atMs ?? opts.nowMs;
-  const first = await linksTouching(ex, ids);
   const asked = new Set(ids);
-  const wanted = new Set(ids);
-  for (const l of first) wanted.add(l.from).add(l.to);
-  // Links of the other ends too: whether a neighbour is itself superseded decides whether it is current.
-  const links = wanted.size > asked.size ? await linksTouching(ex, [...wanted]) : first;
-  const times = await chunkTimes(ex, [...wanted]);
-  const supersededBy = new Map<number, number[]>();
-  for (const l of links) {
-    if (l.kind === "supersedes" && linkStateAt(l, t) === "approved" && times.has(l.from)) {
-      supersededBy.set(l.to, [...(supersededBy.get(l.to) ?? []), l.from]);
-    }
-  }
+  // Links of the neighbours too: whether a neighbour is itself superseded decides whether it is current.
+  const { links, times } = await temporalRows(ex, ids);
+  const states = links.map((l) => linkStateAt(l, t));
+  const superseded = new Set<number>();
+  links.forEach((l, i) => {
+    if (l.kind === "supersedes" && states[i] === "approved" && times.has(l.from)) superseded.add(l.to);
+  });
   const decayedAt = (id: number) => {
     const e = times.get(id)?.expiresAt;
     return e !== undefined && Date.parse(e) <= t;
   };
   const current = (id: number) => {
     const c = times.get(id);
-    return c !== undefined && !c.flagged && Date.parse(c.createdAt) <= t && !supersededBy.has(id) && !decayedAt(id);
+    return c !== undefined && !c.flagged && Date.parse(c.createdAt) <= t && !superseded.has(id) && !decayedAt(id);
   };
   for (const id of ids) {
-    if (supersededBy.has(id)) view.drop.add(id);
+    if (superseded.has(id)) view.drop.add(id);
     else if (decayedAt(id)) (opts.includeDecayed ? view.decayed : view.drop).add(id);
   }
-  for (const l of links) {
-    const s = linkStateAt(l, t);
-    if (s !== "proposed" && s !== "approved") continue;
+  links.forEach((l, i) => {
+    if (states[i] !== "proposed" && states[i] !== "approved") return;
     for (const [self, other] of [[l.from, l.to], [l.to, l.from]]) {
       if (asked.has(self) && !view.drop.has(self) && current(other)) view.conflict.add(self);
     }
-  }
+  });
   return view;
 }

@@ -66,18 +66,14 @@ export async function listLinks(ex: Exec, o: { status?: LinkStatus; afterId: num
   return rs.rows.map(toLink);
 }
 
-/** Every link with either end in `ids`, 900 ids per statement. */
-export async function linksTouching(ex: Exec, ids: number[]): Promise<LinkRow[]> {
-  const seen = new Map<number, LinkRow>();
-  for (let i = 0; i < ids.length; i += 900) {
-    const part = ids.slice(i, i + 900);
-    const rs = await ex.execute({
-      sql: `SELECT * FROM consolidation_links WHERE from_chunk_id IN (${marks(part.length)}) OR to_chunk_id IN (${marks(part.length)})`,
-      args: [...part, ...part],
-    });
-    for (const r of rs.rows) seen.set(Number(r.id), toLink(r));
-  }
-  return [...seen.values()].sort((a, b) => a.id - b.id);
+/** A link's ends and timestamps only (what the temporal filter reads on every recall). */
+export interface LinkTimes {
+  kind: LinkKind;
+  from: number;
+  to: number;
+  createdAt: string;
+  approvedAt?: string;
+  closedAt?: string;
 }
 
 /** True when any link of `kind` joins the two chunks (either direction, any status). */
@@ -135,19 +131,46 @@ export async function deleteLinksTouching(ex: Exec, ids: number[]): Promise<numb
   return n;
 }
 
-/** Times and flags of chunks (for the temporal filter), 900 ids per statement. */
-export async function chunkTimes(ex: Exec, ids: number[]): Promise<Map<number, { createdAt: string; expiresAt?: string; flagged: boolean }>> {
-  const out = new Map<number, { createdAt: string; expiresAt?: string; flagged: boolean }>();
-  for (let i = 0; i < ids.length; i += 900) {
-    const part = ids.slice(i, i + 900);
-    const rs = await ex.execute({ sql: `SELECT id, created_at, expires_at, flagged FROM chunks WHERE id IN (${marks(part.length)})`, args: part });
-    for (const r of rs.rows) {
-      const t: { createdAt: string; expiresAt?: string; flagged: boolean } = { createdAt: String(r.created_at), flagged: Number(r.flagged) === 1 };
-      if (r.expires_at !== null) t.expiresAt = String(r.expires_at);
-      out.set(Number(r.id), t);
+/** Times and flag of one chunk, as the temporal filter reads them. */
+export interface ChunkTimes {
+  createdAt: string;
+  expiresAt?: string;
+  flagged: boolean;
+}
+
+/**
+ * In one statement (ids passed as one JSON array): the links touching `ids`
+ * or touching any chunk those links reach, and the times of `ids` and of
+ * those neighbours. One round trip per recall, whatever the candidate count.
+ */
+export async function temporalRows(ex: Exec, ids: readonly number[]): Promise<{ links: LinkTimes[]; times: Map<number, ChunkTimes> }> {
+  const rs = await ex.execute({
+    sql: `WITH ids(id) AS (SELECT value FROM json_each(?)),
+          near AS (SELECT from_chunk_id AS a, to_chunk_id AS b FROM consolidation_links
+                   WHERE from_chunk_id IN (SELECT id FROM ids) OR to_chunk_id IN (SELECT id FROM ids)),
+          wanted(id) AS (SELECT id FROM ids UNION SELECT a FROM near UNION SELECT b FROM near)
+          SELECT 'l' AS t, id, kind, from_chunk_id AS a, to_chunk_id AS b, created_at, approved_at AS x, closed_at AS y
+            FROM consolidation_links
+            WHERE from_chunk_id IN (SELECT id FROM wanted) OR to_chunk_id IN (SELECT id FROM wanted)
+          UNION ALL
+          SELECT 'c', id, NULL, NULL, NULL, created_at, expires_at, flagged FROM chunks WHERE id IN (SELECT id FROM wanted)`,
+    args: [JSON.stringify(ids)],
+  });
+  const links: LinkTimes[] = [];
+  const times = new Map<number, ChunkTimes>();
+  for (const r of rs.rows) {
+    if (r.t === "l") {
+      const l: LinkTimes = { kind: String(r.kind) as LinkKind, from: Number(r.a), to: Number(r.b), createdAt: String(r.created_at) };
+      if (r.x !== null) l.approvedAt = String(r.x);
+      if (r.y !== null) l.closedAt = String(r.y);
+      links.push(l);
+    } else {
+      const c: ChunkTimes = { createdAt: String(r.created_at), flagged: Number(r.y) === 1 };
+      if (r.x !== null) c.expiresAt = String(r.x);
+      times.set(Number(r.id), c);
     }
   }
-  return out;
+  return { links, times };
 }
 
 /** One pair of current edges that give the same subject and relation different objects. */
