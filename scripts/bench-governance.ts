@@ -14,7 +14,8 @@ import { parseArgs } from "node:util";
 import { createClient, type InStatement } from "@libsql/client";
 import { parseConfig } from "../src/config/parse-config.ts";
 import { openMemory, type Memory } from "../src/memory.ts";
-import { temporalFilter } from "../src/review/recall-filter.ts";
+import { cachedTemporalSource } from "../src/review/link-cache.ts";
+import { dbTemporalSource, temporalFilter } from "../src/review/recall-filter.ts";
 
 const { values: flags } = parseArgs({
   options: { n: { type: "string", default: "5000" }, proposals: { type: "string", default: "200" }, queries: { type: "string", default: "200" } },
@@ -81,12 +82,18 @@ rows.push(["consolidate/propose", proposeMs.toFixed(0), "", `${N + P} chunks →
 for (const l of proposed.proposed.filter((_, i) => i % 2 === 0)) await memory.consolidate.approve({ id: l.id });
 
 const allIds = Array.from({ length: N }, (_, i) => i + 1);
-const filterTimes: number[] = [];
-for (let q = 0; q < Q; q++) {
-  const ids = Array.from({ length: 100 }, () => allIds[Math.floor(rand() * allIds.length)]);
-  filterTimes.push((await time(() => temporalFilter(memory.db.client, ids, { includeDecayed: false, nowMs: Date.now() })))[0]);
+const sources = {
+  store: dbTemporalSource(memory.db.client),
+  cached: cachedTemporalSource(memory.db.client, (id) => memory.recallEngine.index.labels.get(id)),
+};
+for (const [name, src] of Object.entries(sources)) {
+  const filterTimes: number[] = [];
+  for (let q = 0; q < Q; q++) {
+    const ids = Array.from({ length: 100 }, () => allIds[Math.floor(rand() * allIds.length)]);
+    filterTimes.push((await time(() => temporalFilter(src, ids, { includeDecayed: false, nowMs: Date.now() })))[0]);
+  }
+  record(`temporalFilter(100 ids), ${name} source`, filterTimes, `${proposed.proposed.length} links, half approved`);
 }
-record("temporalFilter(100 ids)", filterTimes, `${proposed.proposed.length} links, half approved`);
 
 const queries = Array.from({ length: Q }, () => sentence(3));
 const recallTimes: number[] = [];

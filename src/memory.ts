@@ -25,6 +25,7 @@ import { checkConsistency, type ConsistencyCheck } from "./consistency/check-con
 import { createErasureService, type ErasureService } from "./erasure/erasure-service.ts";
 import { createConsolidateService, type ConsolidateService } from "./review/consolidate-service.ts";
 import { defaultReadCanonical, type ReadCanonical } from "./review/read-canonical.ts";
+import { cachedTemporalSource } from "./review/link-cache.ts";
 import { temporalFilter } from "./review/recall-filter.ts";
 import { createReviewService, type ReviewService } from "./review/review-service.ts";
 import { deleteLinksTouching } from "./store/consolidation.ts";
@@ -123,7 +124,8 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   write.txHooks.push(async (tx, ev) => {
     if (ev.chunkId !== undefined && ev.action === "delete") await deleteLinksTouching(tx, [ev.chunkId]);
   });
-  recallEngine.setTemporalFilter((ids, o) => temporalFilter(db.client, ids, { ...o, nowMs: clock().getTime() }));
+  const temporalSource = cachedTemporalSource(db.client, (id) => recallEngine.index.labels.get(id));
+  recallEngine.setTemporalFilter((ids, o) => temporalFilter(temporalSource, ids, { ...o, nowMs: clock().getTime() }));
   healthDeps.sections.push(() => ({ write_posture: config.writePosture }));
   const consolidate = createConsolidateService({ ctx: write, audit });
   const erasure = createErasureService({ ctx: write, audit });

@@ -13,12 +13,12 @@
  *   to another chunk that is current at T (stored, created by T, unflagged,
  *   not superseded, not decayed).
  *
- * Plugged into the recall engine with `setTemporalFilter`; UMP recall and
- * any other reader call the same function. Cost: one statement per call
- * (`temporalRows`: indexed link lookups and primary-key time lookups).
+ * The filter is pure over a `TemporalSource`: `dbTemporalSource` reads
+ * everything in one statement; the composition root uses the cached source
+ * (`link-cache.ts`: links in memory, chunk times from the recall labels).
  */
 import type { TemporalView } from "../recall/ports.ts";
-import { temporalRows, type LinkTimes } from "../store/consolidation.ts";
+import { temporalRows, type ChunkTimes, type LinkTimes } from "../store/consolidation.ts";
 import type { Exec } from "../store/db.ts";
 
 /** Options of one filter call. */
@@ -31,6 +31,16 @@ export interface TemporalOptions {
   nowMs: number;
 }
 
+/** Where the filter reads links (of the candidates and of their neighbours) and chunk times. */
+export interface TemporalSource {
+  load(ids: readonly number[]): Promise<{ links: LinkTimes[]; times: Map<number, ChunkTimes> }>;
+}
+
+/** A source that reads the store directly, one statement per call. */
+export function dbTemporalSource(ex: Exec): TemporalSource {
+  return { load: (ids) => temporalRows(ex, ids) };
+}
+
 /** A link's state at time `t` (epoch ms), from its timestamps. */
 export function linkStateAt(l: Pick<LinkTimes, "createdAt" | "approvedAt" | "closedAt">, t: number): "absent" | "proposed" | "approved" | "closed" {
   if (Date.parse(l.createdAt) > t) return "absent";
@@ -41,25 +51,24 @@ export function linkStateAt(l: Pick<LinkTimes, "createdAt" | "approvedAt" | "clo
 }
 
 /** Drop, conflict and decayed sets for candidate `ids`. */
-export async function temporalFilter(ex: Exec, ids: number[], opts: TemporalOptions): Promise<TemporalView> {
+export async function temporalFilter(src: TemporalSource, ids: number[], opts: TemporalOptions): Promise<TemporalView> {
   const view: TemporalView = { drop: new Set(), conflict: new Set(), decayed: new Set() };
   if (!ids.length) return view;
   const t = opts.atMs ?? opts.nowMs;
   const asked = new Set(ids);
-  // Links of the neighbours too: whether a neighbour is itself superseded decides whether it is current.
-  const { links, times } = await temporalRows(ex, ids);
+  const { links, times } = await src.load(ids);
   const states = links.map((l) => linkStateAt(l, t));
   const superseded = new Set<number>();
   links.forEach((l, i) => {
     if (l.kind === "supersedes" && states[i] === "approved" && times.has(l.from)) superseded.add(l.to);
   });
   const decayedAt = (id: number) => {
-    const e = times.get(id)?.expiresAt;
-    return e !== undefined && Date.parse(e) <= t;
+    const e = times.get(id)?.expiresMs;
+    return e !== undefined && e <= t;
   };
   const current = (id: number) => {
     const c = times.get(id);
-    return c !== undefined && !c.flagged && Date.parse(c.createdAt) <= t && !superseded.has(id) && !decayedAt(id);
+    return c !== undefined && !c.flagged && c.createdMs <= t && !superseded.has(id) && !decayedAt(id);
   };
   for (const id of ids) {
     if (superseded.has(id)) view.drop.add(id);

@@ -39,6 +39,18 @@ function toLink(r: Row): LinkRow {
 
 const marks = (n: number) => Array.from({ length: n }, () => "?").join(",");
 
+/** Bumps the link-set version (in the writer's transaction) so every process's link cache reloads. */
+async function bumpLinksVersion(ex: Exec): Promise<void> {
+  await ex.execute(`INSERT INTO store_meta (key, value) VALUES ('links_version', '1')
+                    ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)`);
+}
+
+/** The current link-set version ("0" before any link was written). */
+export async function linksVersion(ex: Exec): Promise<string> {
+  const rs = await ex.execute("SELECT value FROM store_meta WHERE key = 'links_version'");
+  return rs.rows.length ? String(rs.rows[0].value) : "0";
+}
+
 /** Inserts a link; returns its id. */
 export async function insertLink(
   ex: Exec,
@@ -49,6 +61,7 @@ export async function insertLink(
           VALUES (?, ?, ?, ?, ?, ?, ?)`,
     args: [l.kind, l.from, l.to, l.status, JSON.stringify(l.basis), l.createdAt, l.status === "approved" ? l.createdAt : null],
   });
+  await bumpLinksVersion(ex);
   return Number(rs.lastInsertRowid);
 }
 
@@ -97,6 +110,7 @@ export async function findOpenLink(ex: Exec, kind: LinkKind, from: number, to: n
 /** Approves a proposed link; false when it was not proposed. */
 export async function approveLink(ex: Exec, id: number, at: string): Promise<boolean> {
   const rs = await ex.execute({ sql: "UPDATE consolidation_links SET status = 'approved', approved_at = ? WHERE id = ? AND status = 'proposed'", args: [at, id] });
+  if (rs.rowsAffected > 0) await bumpLinksVersion(ex);
   return rs.rowsAffected > 0;
 }
 
@@ -107,7 +121,9 @@ export async function closeLink(ex: Exec, id: number, at: string): Promise<LinkS
           WHERE id = ? AND status IN ('approved', 'proposed') RETURNING status`,
     args: [at, id],
   });
-  return rs.rows.length ? (String(rs.rows[0].status) as LinkStatus) : undefined;
+  if (!rs.rows.length) return undefined;
+  await bumpLinksVersion(ex);
+  return String(rs.rows[0].status) as LinkStatus;
 }
 
 /** Chunk ids that `id` supersedes through approved links (one hop). */
@@ -128,13 +144,14 @@ export async function deleteLinksTouching(ex: Exec, ids: number[]): Promise<numb
       n += (await ex.execute({ sql: `DELETE FROM consolidation_links WHERE ${col} IN (${marks(part.length)})`, args: part })).rowsAffected;
     }
   }
+  if (n > 0) await bumpLinksVersion(ex);
   return n;
 }
 
-/** Times and flag of one chunk, as the temporal filter reads them. */
+/** Times (epoch ms) and flag of one chunk, as the temporal filter reads them. */
 export interface ChunkTimes {
-  createdAt: string;
-  expiresAt?: string;
+  createdMs: number;
+  expiresMs?: number;
   flagged: boolean;
 }
 
@@ -165,12 +182,23 @@ export async function temporalRows(ex: Exec, ids: readonly number[]): Promise<{ 
       if (r.y !== null) l.closedAt = String(r.y);
       links.push(l);
     } else {
-      const c: ChunkTimes = { createdAt: String(r.created_at), flagged: Number(r.y) === 1 };
-      if (r.x !== null) c.expiresAt = String(r.x);
+      const c: ChunkTimes = { createdMs: Date.parse(String(r.created_at)), flagged: Number(r.y) === 1 };
+      if (r.x !== null && !Number.isNaN(Date.parse(String(r.x)))) c.expiresMs = Date.parse(String(r.x));
       times.set(Number(r.id), c);
     }
   }
   return { links, times };
+}
+
+/** Ends and timestamps of every link (the per-process link cache loads these). */
+export async function allLinkTimes(ex: Exec): Promise<LinkTimes[]> {
+  const rs = await ex.execute("SELECT kind, from_chunk_id, to_chunk_id, created_at, approved_at, closed_at FROM consolidation_links ORDER BY id");
+  return rs.rows.map((r) => {
+    const l: LinkTimes = { kind: String(r.kind) as LinkKind, from: Number(r.from_chunk_id), to: Number(r.to_chunk_id), createdAt: String(r.created_at) };
+    if (r.approved_at !== null) l.approvedAt = String(r.approved_at);
+    if (r.closed_at !== null) l.closedAt = String(r.closed_at);
+    return l;
+  });
 }
 
 /** One pair of current edges that give the same subject and relation different objects. */

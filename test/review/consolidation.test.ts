@@ -1,6 +1,16 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { openTestMemory, type TestMemory } from "../_helpers/memory.ts";
-import { temporalFilter } from "../../src/review/recall-filter.ts";
+import { openTestMemory, tempDir, type TestMemory } from "../_helpers/memory.ts";
+import { cachedTemporalSource } from "../../src/review/link-cache.ts";
+import { dbTemporalSource, temporalFilter, type TemporalOptions } from "../../src/review/recall-filter.ts";
+import type { TemporalView } from "../../src/recall/ports.ts";
+
+/** Runs the filter over the store-reading source and the cached source (as recall uses it); both must agree. */
+async function filterBoth(tm: TestMemory, ids: number[], o: TemporalOptions): Promise<TemporalView> {
+  const db = await temporalFilter(dbTemporalSource(tm.memory.db.client), ids, o);
+  const cached = await temporalFilter(cachedTemporalSource(tm.memory.db.client, (id) => tm.memory.recallEngine.index.labels.get(id)), ids, o);
+  expect(cached).toEqual(db);
+  return db;
+}
 
 let t: TestMemory | undefined;
 afterEach(async () => { await t?.close(); t = undefined; });
@@ -109,17 +119,16 @@ describe("temporalFilter (the seam recall calls)", () => {
     const tBefore = Date.parse(c.advance(HOUR));
     c.advance(HOUR);
     await t.req("POST", "/consolidate", { from: b, to: a });
-    const ex = t.memory.db.client;
     const now = Date.parse(c.advance(HOUR));
-    const cur = await temporalFilter(ex, [a, b, d], { includeDecayed: false, nowMs: now });
+    const cur = await filterBoth(t, [a, b, d], { includeDecayed: false, nowMs: now });
     expect([...cur.drop].sort()).toEqual([a, d].sort());
     expect([...cur.conflict]).toEqual([]);
-    const withDecayed = await temporalFilter(ex, [a, b, d], { includeDecayed: true, nowMs: now });
+    const withDecayed = await filterBoth(t, [a, b, d], { includeDecayed: true, nowMs: now });
     expect([...withDecayed.drop]).toEqual([a]);
     expect([...withDecayed.decayed]).toEqual([d]);
-    const past = await temporalFilter(ex, [a, b, d], { includeDecayed: false, nowMs: now, atMs: tBefore });
+    const past = await filterBoth(t, [a, b, d], { includeDecayed: false, nowMs: now, atMs: tBefore });
     expect([...past.drop]).toEqual([d]);
-    expect(await temporalFilter(ex, [], { includeDecayed: false, nowMs: now })).toEqual({ drop: new Set(), conflict: new Set(), decayed: new Set() });
+    expect(await filterBoth(t, [], { includeDecayed: false, nowMs: now })).toEqual({ drop: new Set(), conflict: new Set(), decayed: new Set() });
   });
 
   it("forgets the links of a deleted chunk, so the fact it superseded is current again", async () => {
@@ -127,10 +136,28 @@ describe("temporalFilter (the seam recall calls)", () => {
     const a = await ingest(t, { title: "a", content: "the gateway port is 8080" });
     const b = await ingest(t, { title: "b", content: "the gateway port is 9090" });
     await t.req("POST", "/consolidate", { from: b, to: a });
-    expect([...(await temporalFilter(t.memory.db.client, [a], { includeDecayed: false, nowMs: Date.now() })).drop]).toEqual([a]);
+    expect([...(await filterBoth(t, [a], { includeDecayed: false, nowMs: Date.now() })).drop]).toEqual([a]);
     await t.req("DELETE", `/memory/${b}`);
-    expect((await temporalFilter(t.memory.db.client, [a], { includeDecayed: false, nowMs: Date.now() })).drop.size).toBe(0);
+    expect((await filterBoth(t, [a], { includeDecayed: false, nowMs: Date.now() })).drop.size).toBe(0);
     expect(await (await t.req("GET", "/consolidate/links")).json()).toEqual([]);
+  });
+});
+
+describe("link changes from another process", () => {
+  it("are seen by the next recall of a running server (the link cache reloads on the link-set version)", async () => {
+    const dir = tempDir();
+    t = await openTestMemory({}, {}, dir);
+    const a = await ingest(t, { title: "Port", content: "The metrics exporter listens on port 9100." });
+    const b = await ingest(t, { title: "Port", content: "The metrics exporter listens on port 9200 after the upgrade." });
+    const q = { query: "metrics exporter port" };
+    expect((await recall(t, q)).map((h) => h.id).sort()).toEqual([a, b].sort());
+    // A second process (another connection to the same file), as `cairn resolve` would be.
+    const other = await openTestMemory({}, {}, dir);
+    const link = await other.memory.consolidate.approve({ from: b, to: a });
+    expect((await recall(t, q)).map((h) => h.id)).toEqual([b]);
+    await other.memory.consolidate.undo(link.id);
+    await other.memory.close();
+    expect((await recall(t, q)).map((h) => h.id).sort()).toEqual([a, b].sort());
   });
 });
 
