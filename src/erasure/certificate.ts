@@ -6,7 +6,7 @@
  * ```
  * { format, id, issued_at,
  *   subject: { fields: ["owner"|"email"|"match"…], salt, digest },
- *   erased:  { chunk_ids: [...], proposal_ids: [...], links: n },
+ *   erased:  { chunk_ids: [...], proposal_ids: [...], links: n, entities: n, relations: n },
  *   digest,                                  // sha256 hex of JCS(all fields above)
  *   audit:   { row_id, prev_hash, row_hash } // the `erasure` row that records `digest`
  * }
@@ -44,7 +44,7 @@ export interface Certificate {
   id: string;
   issued_at: string;
   subject: { fields: string[]; salt: string; digest: string };
-  erased: { chunk_ids: number[]; proposal_ids: number[]; links: number };
+  erased: { chunk_ids: number[]; proposal_ids: number[]; links: number; entities: number; relations: number };
   digest: string;
   audit: { row_id: number; prev_hash: string; row_hash: string };
 }

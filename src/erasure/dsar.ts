@@ -7,7 +7,8 @@
  * the proposals reachable through `promoted_chunk_id`, runs the
  * content-match delete over proposals (owned by the subject, or whose
  * content, title or sourcing prompt contains the email or match text),
- * deletes the consolidation links touching the chunks, appends the
+ * deletes the consolidation links touching the chunks and the graph
+ * entities whose name contains the email or match text (with their edges), appends the
  * `erasure` audit row and stores the certificate. Any failure rolls the
  * whole erasure back, and no certificate exists. `dry_run` locates and
  * exports only: nothing is deleted, audited or certified.
@@ -21,7 +22,7 @@ import { GENESIS_HASH } from "../audit/chain-hash.ts";
 import { auditHead } from "../store/audit.ts";
 import { getChunks } from "../store/chunks.ts";
 import type { Exec } from "../store/db.ts";
-import { chunkIdsByOwner, chunkIdsMatching, insertCertificate } from "../store/erasure.ts";
+import { chunkIdsByOwner, chunkIdsMatching, deleteEntitiesWithEdges, entityIdsMatching, insertCertificate } from "../store/erasure.ts";
 import { getProposals, proposalIdsMatching, proposalIdsPromotedTo } from "../store/proposals.ts";
 import { CERTIFICATE_FORMAT, certificateDigest, subjectDigest, type Certificate, type ErasureSubject } from "./certificate.ts";
 import { eraseInTx } from "./erase-in-tx.ts";
@@ -91,11 +92,15 @@ export async function dsar(d: { ctx: WriteContext; audit: AuditService }, raw: u
     if (dryRun) return result;
     const now = d.ctx.clock().toISOString();
     const erased = await eraseInTx(tx, { chunkIds, extraProposalIds: matched, reason: "erasure", now });
+    // Graph entities named after the subject (email or match text) go with their edges.
+    const entityIds = new Set<number>();
+    for (const n of needles) for (const id of await entityIdsMatching(tx, n)) entityIds.add(id);
+    const graph = await deleteEntitiesWithEdges(tx, [...entityIds].sort((a, b) => a - b));
     const salt = randomHex(16);
     const body: Omit<Certificate, "digest" | "audit"> = {
       format: CERTIFICATE_FORMAT, id: crypto.randomUUID(), issued_at: now,
       subject: { fields: Object.keys(subject).sort(), salt, digest: subjectDigest(subject, salt) },
-      erased: { chunk_ids: erased.chunkIds, proposal_ids: erased.proposalIds, links: erased.links },
+      erased: { chunk_ids: erased.chunkIds, proposal_ids: erased.proposalIds, links: erased.links, entities: graph.entities, relations: graph.relations },
     };
     const digest = certificateDigest(body);
     const prev = (await auditHead(tx))?.hash ?? GENESIS_HASH;
@@ -103,7 +108,7 @@ export async function dsar(d: { ctx: WriteContext; audit: AuditService }, raw: u
       action: "erasure", target: `certificate:${body.id}`,
       detail: {
         certificate_id: body.id, certificate_digest: digest, subject_digest: body.subject.digest,
-        chunks: erased.chunkIds.length, proposals: erased.proposalIds.length, links: erased.links,
+        chunks: erased.chunkIds.length, proposals: erased.proposalIds.length, links: erased.links, entities: graph.entities, relations: graph.relations,
       },
     });
     const certificate: Certificate = { ...body, digest, audit: { row_id: row.id, prev_hash: prev, row_hash: row.hash } };

@@ -1,9 +1,9 @@
 /**
  * Erasure rows (SPEC §1 item 6, §3 erasure row, §8 "Erasure id list chunk:
  * 900 ids per statement"): locate chunks by owner or content match, purge
- * many chunks (tombstone, vectors, owned relation references, rows) with
- * every id list cut into statements of at most 900, and keep the issued
- * deletion certificates.
+ * many chunks (tombstone, vectors, owned relation references, rows), delete
+ * graph entities named after the subject with their edges, every id list
+ * cut into statements of at most 900, and keep the issued certificates.
  */
 import type { Exec } from "./db.ts";
 
@@ -65,6 +65,28 @@ export async function purgeChunkRows(ex: Exec, ids: readonly number[], reason: s
     removed += rs.rowsAffected;
   }
   return removed;
+}
+
+/** Entity ids whose name or display name contains `needle` (ASCII case-insensitive). */
+export async function entityIdsMatching(ex: Exec, needle: string): Promise<number[]> {
+  const rs = await ex.execute({
+    sql: "SELECT id FROM entities WHERE instr(lower(name), lower(?)) > 0 OR instr(lower(display_name), lower(?)) > 0 ORDER BY id",
+    args: [needle, needle],
+  });
+  return rs.rows.map((r) => Number(r.id));
+}
+
+/** Deletes entities and every relationship edge touching them (erasure overrides edge retention), 900 ids per statement. */
+export async function deleteEntitiesWithEdges(ex: Exec, ids: readonly number[]): Promise<{ entities: number; relations: number }> {
+  let entities = 0;
+  let relations = 0;
+  for (const part of idParts(ids)) {
+    const inList = `(${marks(part.length)})`;
+    relations += (await ex.execute({ sql: `DELETE FROM relations WHERE from_id IN ${inList}`, args: part })).rowsAffected;
+    relations += (await ex.execute({ sql: `DELETE FROM relations WHERE to_id IN ${inList}`, args: part })).rowsAffected;
+    entities += (await ex.execute({ sql: `DELETE FROM entities WHERE id IN ${inList}`, args: part })).rowsAffected;
+  }
+  return { entities, relations };
 }
 
 /** A stored deletion certificate. */

@@ -126,16 +126,22 @@ describe("POST /dsar (SPEC §1 item 6, §3)", () => {
     // Still pending, mentions the subject by email: the content-match delete removes it.
     await tm.req("POST", "/ingest/proposal", { content: `Follow up with ${EMAIL.toUpperCase()} about the zeppelin refund.` });
     await tm.req("POST", "/ingest/proposal", { content: "Unrelated pending zeppelin note." });
-    return { direct, other, owned };
+    // A graph entity named after the subject, on a chunk whose text does not name her.
+    const account = (await (await tm.req("POST", "/ingest", {
+      title: "Account", content: "Account manager notes for the airship account.",
+      entities: [{ name: "Jane Roe", type: "person" }, { name: "Airship Co" }], relations: [{ from: "Jane Roe", to: "Airship Co", type: "customer_of" }],
+    })).json()).id;
+    return { direct, other, owned, account };
   }
 
   it("locates, exports, purges, deletes reachable and matching proposals, and issues a chain-verifiable certificate", async () => {
     const dir = tempDir();
     t = await openTestMemory({}, { embedder, snapshots: fileSnapshots(dir) }, dir);
-    const { direct, other, owned } = await seed(t);
-    expect((await recallIds(t, "zeppelin")).sort()).toEqual([direct, other, owned].sort());
+    const { direct, other, owned, account } = await seed(t);
+    const seeded = (ids: number[]) => ids.filter((id) => id !== account);
+    expect(seeded(await recallIds(t, "zeppelin")).sort()).toEqual([direct, other, owned].sort());
 
-    const res = await t.req("POST", "/dsar", { email: EMAIL, owner: "did:key:jane" });
+    const res = await t.req("POST", "/dsar", { email: EMAIL, owner: "did:key:jane", match: "jane roe" });
     expect(res.status).toBe(200);
     const out = await res.json();
     expect(out.located).toEqual({ chunks: 2, proposals: 2 });
@@ -144,12 +150,15 @@ describe("POST /dsar (SPEC §1 item 6, §3)", () => {
     const cert = out.certificate;
     expect(cert).toMatchObject({ format: "cairn-erasure-certificate/1", erased: { chunk_ids: [direct, owned].sort((a, b) => a - b) } });
     expect(cert.erased.proposal_ids).toHaveLength(2);
+    expect(cert.erased).toMatchObject({ entities: 1, relations: 1 });
+    expect((await sql(t.dbPath, "SELECT name FROM entities ORDER BY name")).map((r) => r.name)).toEqual(["airship co"]);
+    expect(await count(t.dbPath, "relations")).toBe(0);
     expect(JSON.stringify(cert)).not.toContain(EMAIL);
 
     // Gone from the store, the proposals, recall and the in-memory lexical index.
-    expect((await sql(t.dbPath, "SELECT id FROM chunks")).map((r) => r.id)).toEqual([other]);
+    expect((await sql(t.dbPath, "SELECT id FROM chunks ORDER BY id")).map((r) => r.id)).toEqual([other, account]);
     expect(await sql(t.dbPath, "SELECT content FROM proposals")).toEqual([{ content: "Unrelated pending zeppelin note." }]);
-    expect(await recallIds(t, "zeppelin")).toEqual([other]);
+    expect(seeded(await recallIds(t, "zeppelin"))).toEqual([other]);
     expect(await recallIds(t, "jane roe invoice bug")).not.toContain(direct);
     expect(t.memory.recallEngine.index.lexical.search("jane", 5)).toEqual([]);
     const audit = (await (await t.req("GET", "/audit?action=erasure")).json()).rows;
@@ -159,8 +168,8 @@ describe("POST /dsar (SPEC §1 item 6, §3)", () => {
 
     // Anyone can verify it against the chain; the data subject can check it was about them.
     expect(await (await t.req("POST", "/dsar/verify", cert)).json()).toMatchObject({ valid: true });
-    expect((await (await t.req("POST", "/dsar/verify", { certificate: cert, subject: { email: EMAIL.toUpperCase(), owner: "did:key:jane" } })).json()).valid).toBe(true);
-    expect((await (await t.req("POST", "/dsar/verify", { certificate: cert, subject: { email: "someone@else.org", owner: "did:key:jane" } })).json()).valid).toBe(false);
+    expect((await (await t.req("POST", "/dsar/verify", { certificate: cert, subject: { email: EMAIL.toUpperCase(), owner: "did:key:jane", match: "jane roe" } })).json()).valid).toBe(true);
+    expect((await (await t.req("POST", "/dsar/verify", { certificate: cert, subject: { email: "someone@else.org", owner: "did:key:jane", match: "jane roe" } })).json()).valid).toBe(false);
     const forged = { ...cert, erased: { ...cert.erased, chunk_ids: [direct] } };
     const fv = await (await t.req("POST", "/dsar/verify", forged)).json();
     expect(fv.valid).toBe(false);
@@ -175,7 +184,8 @@ describe("POST /dsar (SPEC §1 item 6, §3)", () => {
     t = await openTestMemory({}, { embedder, snapshots: fileSnapshots(dir) }, dir);
     expect(t.memory.recallEngine.lexicalSource).toBe("snapshot");
     expect(t.memory.recallEngine.index.lexical.search("jane invoice", 5)).toEqual([]);
-    expect(await recallIds(t, "jane roe zeppelin invoice bug")).toEqual([other]);
+    expect(seeded(await recallIds(t, "jane roe zeppelin invoice bug"))).toEqual([other]);
+    expect(JSON.stringify(await sql(t.dbPath, "SELECT name, display_name FROM entities"))).not.toMatch(/jane/i);
     const all = await sql(t.dbPath, "SELECT content FROM chunks UNION ALL SELECT content FROM proposals");
     expect(JSON.stringify(all)).not.toContain("jane.roe");
 

@@ -182,6 +182,18 @@ describe("approve and reject (SPEC §3, §4.3)", () => {
     expect(contentDigest(p, base)).toBe(contentDigest({ ...p }, defaultReadCanonical()));
   });
 
+  it("a capture proposal promotes to a KCS draft knowledge row; an unknown status filter is a 400", async () => {
+    t = await openTestMemory();
+    const { body } = await propose(t, { content: "Customers asking about refunds should be pointed to the billing FAQ.", kind: "capture", origin: "channel" });
+    const [view] = await pending(t) as unknown as { kind: string; content_digest: string }[];
+    expect(view.kind).toBe("capture");
+    const r = await (await t.req("POST", `/proposals/${body.id}/approve?digest=${view.content_digest}`)).json();
+    expect(await sql(t.dbPath, "SELECT id, memory_kind, origin FROM chunks")).toEqual([{ id: r.promoted_chunk_id, memory_kind: "kcs_draft", origin: "channel" }]);
+    const bad = await t.req("GET", "/proposals?status=maybe");
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.code).toBe("invalid_request");
+  });
+
   it("approving content already stored promotes nothing: promoted_chunk_id stays null", async () => {
     t = await openTestMemory();
     const stored = await (await t.req("POST", "/ingest", { title: "x", content: "Already here." })).json();
