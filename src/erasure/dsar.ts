@@ -71,7 +71,10 @@ function randomHex(bytes: number): string {
 }
 
 /** Runs one erasure. */
-export async function dsar(d: { ctx: WriteContext; audit: AuditService }, raw: unknown): Promise<DsarResult> {
+export async function dsar(
+  d: { ctx: WriteContext; audit: AuditService; afterErasure?: (notice: Record<string, unknown>) => void },
+  raw: unknown,
+): Promise<DsarResult> {
   const { subject, dryRun } = parse(raw);
   const needles = [subject.email, subject.match].filter((x): x is string => x !== undefined);
   const run = async (tx: Exec): Promise<DsarResult> => {
@@ -118,6 +121,14 @@ export async function dsar(d: { ctx: WriteContext; audit: AuditService }, raw: u
   };
   // A dry run still reads inside one transaction, for a consistent snapshot.
   const result = await d.ctx.db.write(run);
-  if (result.certificate) for (const id of result.certificate.erased.chunk_ids) for (const h of d.ctx.indexHooks) h.removed(id);
+  const cert = result.certificate;
+  if (cert) {
+    for (const id of cert.erased.chunk_ids) for (const h of d.ctx.indexHooks) h.removed(id);
+    // SPEC §6 erasure webhook: after commit, never blocking the reply; the notice holds no personal data.
+    d.afterErasure?.({
+      certificate_id: cert.id, certificate_digest: cert.digest, issued_at: cert.issued_at, audit_row_id: cert.audit.row_id,
+      subject_digest: cert.subject.digest, chunks: cert.erased.chunk_ids.length, proposals: cert.erased.proposal_ids.length,
+    });
+  }
   return result;
 }

@@ -22,7 +22,7 @@ export interface ErasureService {
 }
 
 /** Builds the erasure service. */
-export function createErasureService(o: { ctx: WriteContext; audit: AuditService }): ErasureService {
+export function createErasureService(o: { ctx: WriteContext; audit: AuditService; afterErasure?: (notice: Record<string, unknown>) => void }): ErasureService {
   const db = o.ctx.db;
   return {
     purge: (body) => purge(o, body),

@@ -29,8 +29,9 @@ export interface ReviewService {
   propose(body: unknown): Promise<FiledProposal>;
   /** Files an already-validated candidate (other doors). */
   file(input: ProposalInput): Promise<FiledProposal>;
-  list(o: { status?: string; after?: number; limit?: number }): Promise<ProposalView[]>;
-  get(id: number): Promise<ProposalView>;
+  /** Review views; text fields are PII-redacted unless `piiRead` (the digest is the same either way). */
+  list(o: { status?: string; after?: number; limit?: number; piiRead?: boolean }): Promise<ProposalView[]>;
+  get(id: number, o?: { piiRead?: boolean }): Promise<ProposalView>;
   approve(id: number, o: { digest?: string; supersedes?: number }): Promise<ApproveResult>;
   reject(id: number): Promise<RejectResult>;
 }
@@ -47,17 +48,17 @@ export function createReviewService(o: { ctx: WriteContext; audit: AuditService;
     gate: { route: (door) => routeWrite(o.posture, door as PostureDoor), file },
     propose: (body) => file(parseProposalBody(body, "/ingest/proposal")),
     file,
-    async list({ status, after = 0, limit = 100 }) {
+    async list({ status, after = 0, limit = 100, piiRead = true }) {
       if (status !== undefined && !STATUSES.includes(status)) {
         throw new MemoryError("invalid_request", "status must be pending, approved or rejected", { field: "status", allowed: STATUSES });
       }
       const rows = await listProposals(o.ctx.db.client, { status: status as ProposalStatus | undefined, afterId: after, limit: Math.max(1, Math.min(500, limit)) });
-      return rows.map((r) => proposalView(r, o.pipeline));
+      return rows.map((r) => proposalView(r, o.pipeline, { piiRead }));
     },
-    async get(id) {
+    async get(id, { piiRead = true } = {}) {
       const p = await getProposal(o.ctx.db.client, id);
       if (!p) throw new MemoryError("not_found", `proposal ${id} not found`);
-      return proposalView(p, o.pipeline);
+      return proposalView(p, o.pipeline, { piiRead });
     },
     approve: (id, a) => approveProposal(deps, id, a),
     reject: (id) => rejectProposal(deps, id),

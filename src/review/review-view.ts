@@ -2,7 +2,10 @@
  * The review view of a proposal (SPEC §2.7: "exposes the scoring
  * breakdown, a sourcing prompt, a screen verdict and raw evidence").
  * `title` and `content` are the read-canonical form — exactly the bytes
- * `content_digest` binds. `raw_evidence` shows what the read seam hides:
+ * `content_digest` binds — for a reader holding `pii:read`; for any other
+ * reader every text field is also PII-redacted (`pii_redacted: true`), while
+ * the digest still binds the un-redacted form, so a changed e-mail address
+ * fails closed too. `raw_evidence` shows what the read seam hides:
  * the stored bytes' size and SHA-256, how many characters the seam removes,
  * and the stored text with every invisible and control character written
  * out as a visible `\u{XXXX}` escape (tab and newline stay).
@@ -10,6 +13,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { isInvisible } from "../hygiene/invisible-chars.ts";
+import { redactPii } from "../hygiene/redact-pii.ts";
 import type { ProposalRow } from "../store/proposals.ts";
 import { contentDigest } from "./content-digest.ts";
 import type { ReadCanonical } from "./read-canonical.ts";
@@ -36,6 +40,7 @@ export interface ProposalView {
   decided_at?: string;
   promoted_chunk_id: number | null;
   supersedes?: number;
+  pii_redacted?: true;
   untrusted: true;
 }
 
@@ -51,22 +56,25 @@ export function escapeHidden(text: string): string {
   return out;
 }
 
-/** Builds the view under the current pipeline. */
-export function proposalView(p: ProposalRow, pipeline: ReadCanonical): ProposalView {
-  const content = pipeline.apply(p.content);
+/** Builds the view under the current pipeline, for a reader with or without `pii:read`. */
+export function proposalView(p: ProposalRow, pipeline: ReadCanonical, o: { piiRead: boolean } = { piiRead: true }): ProposalView {
+  const canonical = pipeline.apply(p.content);
+  const out = o.piiRead ? (t: string) => t : redactPii;
+  const content = out(canonical);
   const bytes = new TextEncoder().encode(p.content);
   const v: ProposalView = {
     id: p.id, status: p.status, kind: p.kind, door: p.door, domain: p.domain, content,
     content_digest: contentDigest(p, pipeline), score: p.score, score_breakdown: p.scoreBreakdown, screen: p.screen,
     raw_evidence: {
       bytes: bytes.length, sha256: bytesToHex(sha256(bytes)),
-      removed_by_read_seam: [...p.content].length - [...content].length, escaped: escapeHidden(p.content),
+      removed_by_read_seam: [...p.content].length - [...canonical].length, escaped: out(escapeHidden(p.content)),
     },
     created_at: p.createdAt, promoted_chunk_id: p.promotedChunkId, untrusted: true,
   };
-  if (p.title !== undefined) v.title = pipeline.apply(p.title);
-  if (p.sourcePrompt !== undefined) v.source_prompt = pipeline.apply(p.sourcePrompt);
-  if (p.source !== undefined) v.source = pipeline.apply(p.source);
+  if (p.title !== undefined) v.title = out(pipeline.apply(p.title));
+  if (p.sourcePrompt !== undefined) v.source_prompt = out(pipeline.apply(p.sourcePrompt));
+  if (p.source !== undefined) v.source = out(pipeline.apply(p.source));
+  if (!o.piiRead) v.pii_redacted = true;
   if (p.origin !== undefined) v.origin = p.origin;
   if (p.owner !== undefined) v.owner = p.owner;
   if (p.decidedAt !== undefined) v.decided_at = p.decidedAt;

@@ -199,6 +199,20 @@ describe("POST /dsar (SPEC §1 item 6, §3)", () => {
     expect(broken.checks.find((x: { name: string }) => x.name === "chain")).toMatchObject({ ok: false, detail: "chain broken at audit row 1" });
   });
 
+  it("announces a committed erasure to erasure listeners (the opt-in webhook) without personal data", async () => {
+    t = await openTestMemory();
+    await seed(t);
+    const heard: Record<string, unknown>[] = [];
+    t.memory.onErasure((n) => void heard.push(n));
+    const out = await (await t.req("POST", "/dsar", { email: EMAIL })).json();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(heard).toEqual([expect.objectContaining({ certificate_id: out.certificate.id, certificate_digest: out.certificate.digest, chunks: 1 })]);
+    expect(JSON.stringify(heard)).not.toContain("jane");
+    await t.req("POST", "/dsar", { email: EMAIL, dry_run: true });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(heard).toHaveLength(1);
+  });
+
   it("dry_run locates and exports without deleting, auditing or certifying", async () => {
     t = await openTestMemory();
     const { direct } = await seed(t);

@@ -6,6 +6,7 @@
 import type { Context, Hono } from "hono";
 import { MemoryError } from "../../core/errors.ts";
 import type { Memory } from "../../memory.ts";
+import { piiReadOf } from "../principal.ts";
 import { readJson } from "../read-json.ts";
 
 function idParam(raw: string | undefined, field = "id"): number {
@@ -45,8 +46,9 @@ export function governanceRoutes(app: Hono, memory: Memory): void {
   app.post("/ingest/proposal", async (c) => c.json(await memory.review.propose(await readJson(c))));
   app.get("/proposals", async (c) => c.json(await memory.review.list({
     status: c.req.query("status") || undefined, after: intQuery(c, "after", 0, Number.MAX_SAFE_INTEGER), limit: Math.max(1, intQuery(c, "limit", 100, 500)),
+    piiRead: piiReadOf(c),
   })));
-  app.get("/proposals/:id", async (c) => c.json(await memory.review.get(idParam(c.req.param("id")))));
+  app.get("/proposals/:id", async (c) => c.json(await memory.review.get(idParam(c.req.param("id")), { piiRead: piiReadOf(c) })));
   app.post("/proposals/:id/approve", async (c) => {
     const id = idParam(c.req.param("id"));
     const s = c.req.query("supersedes");
