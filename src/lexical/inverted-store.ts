@@ -126,6 +126,11 @@ export class InvertedStore {
     return id;
   }
 
+  /** Makes room for slots below `slotCount` (used by bulk loading). */
+  reserve(slotCount: number): void {
+    if (slotCount > 0) this.ensureSlot(slotCount - 1);
+  }
+
   private ensureSlot(docNo: number): void {
     if (docNo >= this.mask.length) {
       let cap = this.mask.length;
