@@ -20,6 +20,16 @@ import { openStore } from "./store/open-store.ts";
 import { ensureVectorTable } from "./store/vectors.ts";
 import { createRecallEngine, type RecallCallOptions, type RecallEngine } from "./recall/recall-engine.ts";
 import type { SnapshotStore } from "./recall/load-index.ts";
+// governance (issue 6)
+import { checkConsistency, type ConsistencyCheck } from "./consistency/check-consistency.ts";
+import { createErasureService, type ErasureService } from "./erasure/erasure-service.ts";
+import { createConsolidateService, type ConsolidateService } from "./review/consolidate-service.ts";
+import { defaultReadCanonical, type ReadCanonical } from "./review/read-canonical.ts";
+import { cachedTemporalSource } from "./review/link-cache.ts";
+import { temporalFilter } from "./review/recall-filter.ts";
+import { createReviewService, type ReviewService } from "./review/review-service.ts";
+import { deleteLinksTouching } from "./store/consolidation.ts";
+import { eraseInTx } from "./erasure/erase-in-tx.ts";
 // --- auth, limits and outbound (issue 8) ---
 import { loadSecrets, type ReadSecretFile } from "./auth/load-credentials.ts";
 import { createSecurityServices, type SecurityServices } from "./auth/security-services.ts";
@@ -43,6 +53,8 @@ export interface MemoryPorts {
   crossEncoder?: CrossScorer;
   /** Where the lexical snapshot is kept (a file beside the database); absent → rebuilt at every boot. */
   snapshots?: SnapshotStore;
+  /** The review's read-canonical pipeline (defaults to the hygiene read seam; SPEC §1 review digest). */
+  readCanonical?: ReadCanonical;
   /** Reads a secret file with its mode bits (AUTH_TOKEN_FILE, JWT and webhook secrets); required when one is configured. */
   readSecretFile?: ReadSecretFile;
   /** DNS for the outbound client; without it only IP-literal destinations resolve. */
@@ -83,6 +95,14 @@ export interface Memory {
   healthDb(): Promise<Record<string, unknown>>;
   stats(): Promise<Record<string, unknown>>;
   ready(): Promise<{ ready: boolean }>;
+  /** Review gate: proposals, digest-bound approval, rejection (SPEC §2.7, §3, §4.3). */
+  readonly review: ReviewService;
+  /** Supersedes/contradicts links (SPEC §3, §4.4). */
+  readonly consolidate: ConsolidateService;
+  /** Purge, data-subject erasure, deletion certificates (SPEC §1 item 6, §4.4). */
+  readonly erasure: ErasureService;
+  /** `cairn check-consistency`. */
+  checkConsistency(): Promise<{ ok: boolean; checks: ConsistencyCheck[] }>;
   /** Authentication, authorization, rate limits, metrics and watchdogs (SPEC §5, §8; issue 8). */
   readonly security: SecurityServices;
   /** Opt-in outbound webhooks: system alerts and the erasure event port (SPEC §6; issue 8). */
@@ -131,6 +151,21 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     trace: async (path) => (await audit.record({ action: "recall_trace", detail: path })).id,
   });
   write.indexHooks.push(recallEngine.index);
+  // --- governance (issue 6) ---
+  const review = createReviewService({ ctx: write, audit, pipeline: ports.readCanonical ?? defaultReadCanonical(), posture: config.writePosture });
+  write.review = review.gate;
+  // A deleted chunk takes its consolidation links with it, in the delete's transaction.
+  write.txHooks.push(async (tx, ev) => {
+    if (ev.chunkId !== undefined && ev.action === "delete") await deleteLinksTouching(tx, [ev.chunkId]);
+  });
+  const temporalSource = cachedTemporalSource(db.client, (id) => recallEngine.index.labels.get(id));
+  // Consolidation's filter composes with UMP's below (one temporal seam, every feature's filter).
+  const consolidationFilter: TemporalFilter = (ids, o) => temporalFilter(temporalSource, ids, { ...o, nowMs: clock().getTime() });
+  healthDeps.sections.push(() => ({ write_posture: config.writePosture }));
+  const consolidate = createConsolidateService({ ctx: write, audit });
+  // After each committed erasure, listeners (the opt-in erasure webhook) hear of it in the background.
+  const erasure = createErasureService({ ctx: write, audit, afterErasure: (n) => void webhooks.emitErasure(n) });
+  // --- end governance ---
   // --- auth, limits and outbound (issue 8) ---
   const log = ports.log ?? defaultLog;
   const webhooks = createOptInWebhooks({
@@ -146,8 +181,8 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   db.observer = security.metrics;
   let markdownGraph: MarkdownGraphPort | undefined;
   // --- ump (issue 7) ---
-  // Governance fills these seams (review proposals, the erasure path) when it is wired.
-  const governance: GovernanceSeams = {};
+  // Hard forget goes through the governance erasure executor, in the forget's transaction.
+  const governance: GovernanceSeams = { eraseInTx };
   const umpKey = ports.umpKey ?? (() => undefined);
   const ump = await createUmpService({
     db, write, clock, audit, recall: recallEngine, keys: () => Promise.resolve(umpKey()),
@@ -157,8 +192,8 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   security.authenticator.setCapabilityTrust(() => ump.capabilityTrust(umpKey()));
   write.txHooks.push(ump.txHook);
   write.indexHooks.push(ump.indexHooks);
-  // Every feature's temporal filter composes into the one seam (governance adds its consolidation filter here).
-  const temporalFilters: TemporalFilter[] = [ump.temporalFilter];
+  // Every feature's temporal filter composes into the one seam.
+  const temporalFilters: TemporalFilter[] = [consolidationFilter, ump.temporalFilter];
   recallEngine.setTemporalFilter(composeTemporalFilters(temporalFilters));
   const sources = createSourceService({
     db, write, clock, audit, ingestMarkdown: (body, opts) => ingestMarkdown(write, body, { ...opts, graph: markdownGraph }),
@@ -176,6 +211,8 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     recallEngine,
     recall: (body, opts) => recallEngine.recall(body, opts),
     deleteMemory: (rawId) => deleteMemory(write, parseChunkId(rawId)),
+    review, consolidate, erasure,
+    checkConsistency: () => checkConsistency(db.client),
     health: () => health(db),
     healthDb: () => healthDb(healthDeps),
     stats: () => stats(healthDeps),

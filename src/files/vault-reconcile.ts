@@ -115,7 +115,7 @@ async function apply(memory: Memory, root: string, a: VaultAction, actor: UmpAct
       break;
     case "import": {
       const content = await readSeen(a.path);
-      const out = await memory.ump.importRecords(actor, parseUmpMarkdown(content), "vault");
+      const out = await memory.ump.importRecords(actor, parseUmpMarkdown(content), { source: "vault" });
       const first = out.results.find((r) => r.result !== "rejected");
       if (!first?.id) throw new Error(out.results[0] && "error" in out.results[0] ? out.results[0].error!.message : "No record in the file");
       await memory.sources.linkRecordFile({ kind: "vault", root, path: a.path, content, recordId: first.id });

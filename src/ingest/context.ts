@@ -2,7 +2,7 @@
 import type { InjectionPolicy } from "../config/config.ts";
 import type { Embedder } from "../embed/embedder.ts";
 import type { Db } from "../store/db.ts";
-import type { Clock, IndexHooks, TxHook } from "./ports.ts";
+import type { Clock, IndexHooks, ReviewGate, TxHook } from "./ports.ts";
 
 /** Shared write-path context. */
 export interface WriteContext {
@@ -17,4 +17,6 @@ export interface WriteContext {
   maxDocs: number;
   /** What the screen does with a Quarantine verdict. */
   injectionPolicy: InjectionPolicy;
+  /** Write-posture gate for the posture-carrying doors (SPEC §1); absent means every write is direct. */
+  review?: ReviewGate;
 }

@@ -108,6 +108,7 @@ export async function listExpiredUmpRows(ex: Exec, nowIso: string, limit: number
 /** Deletes the rows of one chunk (the chunk itself was deleted); returns their ids. */
 export async function deleteUmpRowsOfChunk(ex: Exec, chunkId: number): Promise<string[]> {
   const rs = await ex.execute({ sql: "SELECT id FROM ump_records WHERE chunk_id = ?", args: [chunkId] });
+  await ex.execute({ sql: "DELETE FROM ump_feedback WHERE record_id IN (SELECT id FROM ump_records WHERE chunk_id = ?)", args: [chunkId] });
   await ex.execute({ sql: "DELETE FROM ump_records WHERE chunk_id = ?", args: [chunkId] });
   return rs.rows.map((r) => String(r.id));
 }
@@ -152,4 +153,15 @@ export async function isJtiRevoked(ex: Exec, jti: string): Promise<boolean> {
 export async function listRevokedJtis(ex: Exec): Promise<string[]> {
   const rs = await ex.execute("SELECT jti FROM ump_revoked");
   return rs.rows.map((r) => String(r.jti));
+}
+
+/** Deletes the record rows, their feedback and the vault file links of erased chunks (900 ids per statement). */
+export async function deleteUmpRowsOfChunks(ex: Exec, chunkIds: readonly number[]): Promise<void> {
+  for (let i = 0; i < chunkIds.length; i += 900) {
+    const part = chunkIds.slice(i, i + 900);
+    const marks = part.map(() => "?").join(",");
+    await ex.execute({ sql: `DELETE FROM ump_feedback WHERE record_id IN (SELECT id FROM ump_records WHERE chunk_id IN (${marks}))`, args: part });
+    await ex.execute({ sql: `DELETE FROM ump_records WHERE chunk_id IN (${marks})`, args: part });
+    await ex.execute({ sql: `DELETE FROM file_source_chunks WHERE chunk_id IN (${marks})`, args: part });
+  }
 }

@@ -87,12 +87,8 @@ async function erase(d: UmpDeps, lineage: LoadedRecord[], reason: string, actor:
   await d.db.write(async (tx) => {
     for (const id of shared) await deleteUmpRow(tx, id);
     if (govErase && exclusive.length) {
-      // The governance executor removes chunks, vectors, relations, proposals and links; the record rows are ours.
+      // The governance executor removes chunks, vectors, relations, proposals, links and the record rows.
       await govErase(tx, { chunkIds: exclusive, reason: `ump_forget: ${reason}`, now: d.clock().toISOString() });
-      for (const c of exclusive) {
-        await deleteUmpRowsOfChunk(tx, c);
-        await unlinkChunkFromSources(tx, c);
-      }
     } else for (const c of exclusive) await eraseChunk(d, tx, c, reason);
     await d.audit.append(tx, { action: "ump_forget", actor: actor.subject, target: lineage[0].record.id, detail: { ids: [...ids], hard: true, reason, chunks: exclusive } });
   });

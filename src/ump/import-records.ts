@@ -6,12 +6,13 @@
  * lossless); a supplied integrity block must verify, and the stored record
  * is sealed again by this store. The operator's imports keep foreign owners
  * (custody moves with the file); a capability token may only import records
- * it owns. Imports are operator writes, not agent write-back, so the review
- * posture does not apply.
+ * it owns. Through the HTTP door (`/ingest?format=ump`, a posture-carrying
+ * door) each record becomes a proposal under `review` posture; the CLI and
+ * the vault binding are operator writes and always direct.
  */
 import { isMemoryError } from "../core/errors.ts";
 import { isOperator, type UmpActor } from "./actor.ts";
-import { prepareRecord, storeOrReject, type RememberResult } from "./remember.ts";
+import { prepareRecord, proposeIfReview, storeOrReject, type RememberResult } from "./remember.ts";
 import type { UmpDeps } from "./ump-deps.ts";
 
 /** One record's outcome in a batch. */
@@ -27,13 +28,16 @@ export interface ImportResult {
 }
 
 /** Imports records one by one. */
-export async function importRecords(d: UmpDeps, actor: UmpActor, records: readonly unknown[], source: "structured" | "vault" = "structured"): Promise<ImportResult> {
+export async function importRecords(
+  d: UmpDeps, actor: UmpActor, records: readonly unknown[], o: { source?: "structured" | "vault"; door?: string } = {},
+): Promise<ImportResult> {
   const out: ImportResult = { ump: "1.0", results: [], created: 0, merged: 0, rejected: 0 };
   for (const [index, input] of records.entries()) {
     let item: ImportItem;
     try {
       const record = await prepareRecord(d, actor, input, { enforceOwner: !isOperator(actor), actorKind: "import", method: "import" });
-      item = { index, ...(await storeOrReject(d, record, source, "ump_import", actor)) };
+      const review = o.door ? await proposeIfReview(d, record, o.door) : undefined;
+      item = review ? { index, id: record.id, result: "created", review } : { index, ...(await storeOrReject(d, record, o.source ?? "structured", "ump_import", actor)) };
     } catch (e) {
       if (!isMemoryError(e)) throw e;
       const error: { code: string; message: string; details?: Record<string, unknown> } = { code: e.code, message: e.message };

@@ -12,7 +12,7 @@ import { checkOwner, defaultOwner, requireVerb, type UmpActor } from "./actor.ts
 import { normaliseRecord } from "./record.ts";
 import { sealRecord } from "./record-rows.ts";
 import { verifyRecordAsync } from "./sign.ts";
-import { storeRecord } from "./store-record.ts";
+import { ORIGIN, storeRecord } from "./store-record.ts";
 import type { UmpRecord } from "./types.ts";
 import type { UmpDeps } from "./ump-deps.ts";
 
@@ -54,7 +54,8 @@ export async function prepareRecord(d: UmpDeps, actor: UmpActor, input: unknown,
 /** Remembers one record. */
 export async function remember(d: UmpDeps, actor: UmpActor, input: unknown): Promise<RememberResult> {
   const record = await prepareRecord(d, actor, input, { enforceOwner: true });
-  if (d.posture === "review") return await propose(d, record);
+  const review = await proposeIfReview(d, record, "/ump/remember");
+  if (review) return { id: record.id, result: "created", review };
   return await storeOrReject(d, record, "memory", "ump_remember", actor);
 }
 
@@ -72,16 +73,22 @@ export async function storeOrReject(
   }
 }
 
-// SPEC §1 Write posture: under review, agent write-back files a proposal instead of memory.
-async function propose(d: UmpDeps, record: UmpRecord): Promise<RememberResult> {
-  const file = d.governance().fileProposal;
-  if (!file) {
+/**
+ * SPEC §1 write posture: `/ump/remember`, `/ump/revise` and `/ingest?format=ump`
+ * are posture-carrying doors (src/review/route-write.ts). Returns the filed
+ * proposal under `review`, undefined when the write goes to memory.
+ */
+export async function proposeIfReview(d: UmpDeps, record: UmpRecord, door: string): Promise<{ status: "pending"; proposal_id: number } | undefined> {
+  const gate = d.write.review;
+  if (!gate) {
     // Fail closed: writing directly would ignore the operator's posture.
-    throw new MemoryError("review_unavailable", "Write posture is review but no review queue is available; nothing was written", undefined, 503);
+    if (d.posture === "review") throw new MemoryError("review_unavailable", "Write posture is review but no review queue is available; nothing was written", undefined, 503);
+    return undefined;
   }
-  const p = await file({
-    content: record.body.text, title: record.title, door: "/ump/remember", ingestKind: "memory", origin: "agent", owner: record.scope.owner,
-    source: `ump:${record.id}`.slice(0, 64),
+  if (gate.route(door) !== "proposal") return undefined;
+  const p = await gate.file({
+    content: record.body.text, title: record.title, door, ingestKind: "memory", origin: ORIGIN[record.provenance?.actor_kind ?? "agent"] ?? "agent",
+    owner: record.scope.owner, source: `ump:${record.id}`.slice(0, 64),
   });
-  return { id: record.id, result: "created", review: { status: "pending", proposal_id: p.id } };
+  return { status: "pending", proposal_id: p.id };
 }

@@ -14,6 +14,7 @@ import { checkOwner, requireRead, requireVerb, type UmpActor } from "./actor.ts"
 import { assertIntact, loadRecord, parseRecordId } from "./load-record.ts";
 import { normaliseRecord } from "./record.ts";
 import { sealRecord } from "./record-rows.ts";
+import { proposeIfReview } from "./remember.ts";
 import { storeRecord } from "./store-record.ts";
 import type { UmpRecord } from "./types.ts";
 import type { UmpDeps } from "./ump-deps.ts";
@@ -32,8 +33,15 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   return out;
 }
 
+/** The reply of revise; `review` is set under review posture (the new version is a pending proposal). */
+export interface ReviseResult {
+  id: string;
+  supersedes: string[];
+  review?: { status: "pending"; proposal_id: number };
+}
+
 /** Revises one record. */
-export async function revise(d: UmpDeps, actor: UmpActor, raw: unknown): Promise<{ id: string; supersedes: string[] }> {
+export async function revise(d: UmpDeps, actor: UmpActor, raw: unknown): Promise<ReviseResult> {
   const body = umpObject(raw);
   const oldId = parseRecordId(body.id);
   const patch = umpObject(body.patch, "patch");
@@ -63,6 +71,9 @@ export async function revise(d: UmpDeps, actor: UmpActor, raw: unknown): Promise
   requireVerb(actor, "write", next.scope);
   const seed = await d.keys();
   const sealedNew = sealRecord(next, seed, d.didOf);
+  // SPEC §1 write posture: under review the new version is filed as a proposal; the old one stays current.
+  const review = await proposeIfReview(d, sealedNew, "/ump/revise");
+  if (review) return { id: sealedNew.id, supersedes: [oldId], review };
   // The old version is valid until the new one is (never before its own start).
   const until = Math.max(Date.parse(sealedNew.time.valid_from), Date.parse(old.time.valid_from));
   const retired: UmpRecord = sealRecord({

@@ -39,7 +39,8 @@ export interface StoreOptions {
 }
 
 const ZERO = { followed: 0, overridden: 0, ignored: 0, contradicted: 0 };
-const ORIGIN: Record<string, Origin> = { user: "human", agent: "agent", model: "model", import: "imported", scan: "imported" };
+/** Chunk origin of a record's `provenance.actor_kind` (SPEC §2.1 origin labels). */
+export const ORIGIN: Record<string, Origin> = { user: "human", agent: "agent", model: "model", import: "imported", scan: "imported" };
 
 /** Stores `record` (already sealed, with its id). */
 export async function storeRecord(d: UmpDeps, record: UmpRecord, o: StoreOptions): Promise<StoreOutcome> {
@@ -52,6 +53,8 @@ export async function storeRecord(d: UmpDeps, record: UmpRecord, o: StoreOptions
     createdAt: record.time.created,
   };
   if (record.title !== undefined) chunk.title = record.title;
+  // `meta.owner` is what erasure locates a subject's chunks by (POST /purge, /dsar).
+  chunk.meta = { owner: record.scope.owner, ump_id: record.id };
   if (record.provenance?.source?.ref) chunk.originSource = record.provenance.source.ref.slice(0, 64);
   let outcome: StoreOutcome | undefined;
   let seq = 0;

@@ -1,37 +1,20 @@
 /**
  * What the UMP operations need from the composition root, including the
- * seams the governance feature fills when it is present (review posture
- * files a proposal; hard forget goes through its erasure path).
+ * governance erasure executor hard forget goes through.
  */
 import type { AuditService } from "../audit/audit-service.ts";
 import type { WritePosture } from "../config/config.ts";
 import type { WriteContext } from "../ingest/context.ts";
 import type { RecallEngine } from "../recall/recall-engine.ts";
-import type { Origin } from "../core/types.ts";
 import type { Db, Exec } from "../store/db.ts";
 import type { UmpEvents } from "./events.ts";
 import type { UmpIndex } from "./ump-index.ts";
 
-/** A proposal filed instead of a write under `review` posture (the governance `ProposalInput` fields UMP uses). */
-export interface ProposalInput {
-  content: string;
-  title?: string;
-  /** The door it came through. */
-  door: string;
-  ingestKind?: "memory";
-  origin?: Origin;
-  /** The record's `scope.owner`, carried to the promoted chunk. */
-  owner?: string;
-  source?: string;
-}
-
 /**
- * Governance seams; absent until that feature is wired in `memory.ts`:
- * `fileProposal = (p) => review.file(p)` and `eraseInTx = eraseInTx` (src/erasure/erase-in-tx.ts).
+ * Governance seams, wired in `memory.ts` (`eraseInTx` from src/erasure/erase-in-tx.ts).
+ * The write posture needs none: it is the review gate on the write context (`write.review`).
  */
 export interface GovernanceSeams {
-  /** Files a review proposal; returns its id. */
-  fileProposal?(p: ProposalInput): Promise<{ id: number }>;
   /** The governance erasure executor, inside the caller's transaction (tombstones, vectors, relations, proposals, links). */
   eraseInTx?(tx: Exec, o: { chunkIds: number[]; reason: string; now: string }): Promise<unknown>;
 }

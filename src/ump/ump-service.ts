@@ -23,7 +23,7 @@ import { importRecords, type ImportResult } from "./import-records.ts";
 import { recallRecords, type RecallItem } from "./recall-records.ts";
 import { remember, type RememberResult } from "./remember.ts";
 import { headOf, liveIdsOfProject, storedRecord } from "./record-heads.ts";
-import { revise } from "./revise.ts";
+import { revise, type ReviseResult } from "./revise.ts";
 import type { UmpRecord } from "./types.ts";
 import { sweepRetention } from "./sweep-retention.ts";
 import type { UmpDeps } from "./ump-deps.ts";
@@ -49,13 +49,14 @@ export interface UmpService {
   remember(actor: UmpActor, body: unknown): Promise<RememberResult>;
   get(actor: UmpActor, id: unknown): Promise<GetResult>;
   recall(actor: UmpActor, body: unknown): Promise<{ results: RecallItem[] }>;
-  revise(actor: UmpActor, body: unknown): Promise<{ id: string; supersedes: string[] }>;
+  revise(actor: UmpActor, body: unknown): Promise<ReviseResult>;
   forget(actor: UmpActor, body: unknown): Promise<{ result: "tombstoned" | "erased" }>;
   feedback(actor: UmpActor, body: unknown): Promise<{ ok: true }>;
   /** `POST /ump/audit`: `{after?, limit?, action?}` → a page of the hash-chained log. */
   audit(actor: UmpActor, body: unknown): Promise<Record<string, unknown>>;
   auditVerify(actor: UmpActor): Promise<Record<string, unknown>>;
-  importRecords(actor: UmpActor, records: readonly unknown[], source?: "structured" | "vault"): Promise<ImportResult>;
+  /** Imports records; `door` names the HTTP door (posture-carrying), absent for the CLI and the vault. */
+  importRecords(actor: UmpActor, records: readonly unknown[], o?: { source?: "structured" | "vault"; door?: string }): Promise<ImportResult>;
   exportRecords(actor: UmpActor): Promise<ExportEnvelope>;
   revoke(jtiOrToken: string): Promise<{ jti: string; revoked: boolean }>;
   /** The live head of a record's lineage (vault binding); undefined when forgotten or erased. */
@@ -127,7 +128,7 @@ export async function createUmpService(base: Omit<UmpDeps, "index" | "events" | 
       requireUnscoped(a, "read");
       return { ...(await d.audit.verify()) } as Record<string, unknown>;
     },
-    importRecords: (a, records, source) => importRecords(d, a, records, source),
+    importRecords: (a, records, o) => importRecords(d, a, records, o),
     exportRecords: async (a) => (await swept(), exportRecords(d, a)),
     async revoke(arg) {
       const r = await revokeToken(d, arg);

@@ -238,12 +238,36 @@ describe("UMP error codes", () => {
     expect((await (await m.req("POST", "/ump/remember", "{")).json()).error.code).toBe("invalid_json");
   });
 
-  it("review posture without a review queue fails closed with 503 and writes nothing", async () => {
+  it("under review posture, remember, revise and the HTTP import file proposals instead of memory", async () => {
     const m = (t = await openTestMemory({ CAIRN_WRITE_POSTURE: "review" }));
-    const res = await m.req("POST", "/ump/remember", rec("agent write-back under review"));
-    expect(res.status).toBe(503);
-    expect((await res.json()).error.code).toBe("review_unavailable");
+    const res = await (await m.req("POST", "/ump/remember", rec("agent write-back under review"))).json();
+    expect(res).toMatchObject({ result: "created", review: { status: "pending", proposal_id: expect.any(Number) } });
+    expect((await m.req("GET", `/ump/memory/${res.id}`)).status).toBe(404);
+    const batch = await (await m.req("POST", "/ingest?format=ump", { ump: "1.0", records: [rec("imported under review"), rec("second import")] })).json();
+    expect(batch.results.map((r: { review?: unknown }) => Boolean(r.review))).toEqual([true, true]);
+    const pending = await (await m.req("GET", "/proposals?status=pending")).json();
+    expect(pending.map((p: { door?: string }) => p.door)).toEqual(["/ump/remember", "/ingest?format=ump", "/ingest?format=ump"]);
     expect((await (await m.req("GET", "/export?format=ump")).json()).records).toEqual([]);
+    // The operator's own CLI import is direct (not a posture-carrying door).
+    const direct = await m.memory.ump.importRecords((await import("../../src/ump/actor.ts")).operatorActor(undefined), [rec("operator import")]);
+    expect(direct.created).toBe(1);
+    const r = direct.results[0] as { id: string };
+    const rev = await (await m.req("POST", "/ump/revise", { id: r.id, patch: { body: { text: "operator import, revised by an agent" } } })).json();
+    expect(rev).toMatchObject({ supersedes: [r.id], review: { status: "pending" } });
+    expect((await (await m.req("GET", `/ump/memory/${r.id}`)).json()).record.superseded_by).toBeUndefined();
+  });
+
+  it("purge by owner (governance erasure) takes the UMP records of the subject with it", async () => {
+    const m = (t = await openTestMemory());
+    const peer = didFromSeed(generateSeed());
+    const mine = await (await m.req("POST", "/ump/remember", rec("the subject's own memory", { scope: { owner: peer } }))).json();
+    const other = await (await m.req("POST", "/ump/remember", rec("someone else's memory"))).json();
+    const p = await m.req("POST", "/purge", { owner: peer });
+    expect(p.status).toBe(200);
+    expect((await m.req("GET", `/ump/memory/${mine.id}`)).status).toBe(404);
+    expect((await m.req("GET", `/ump/memory/${other.id}`)).status).toBe(200);
+    const left = await m.memory.db.execute("SELECT id FROM ump_records");
+    expect(left.rows.map((x) => x.id)).toEqual([other.id]);
   });
 
   it("refuses to serve a stored record whose bytes were tampered with", async () => {

@@ -36,7 +36,7 @@ export async function umpIngest(c: Context, memory: Memory): Promise<Response | 
   const format = formatOf(c);
   const text = await c.req.text();
   const records = format === "ump-md" ? parseUmpMarkdown(text) : batchOf(text);
-  const out = await memory.ump.importRecords(await fileActor(c, memory), records);
+  const out = await memory.ump.importRecords(await fileActor(c, memory), records, { door: "/ingest?format=ump" });
   if (records.length !== 1) return c.json(out);
   const only = out.results[0] as { id?: string; result: string; error?: { code: string; message: string; details?: Record<string, unknown> } };
   // A one-record batch answers like remember: the record's error is the response's error.
