@@ -29,7 +29,6 @@ import { cachedTemporalSource } from "./review/link-cache.ts";
 import { temporalFilter } from "./review/recall-filter.ts";
 import { createReviewService, type ReviewService } from "./review/review-service.ts";
 import { deleteLinksTouching } from "./store/consolidation.ts";
-import { eraseInTx } from "./erasure/erase-in-tx.ts";
 // --- auth, limits and outbound (issue 8) ---
 import { loadSecrets, type ReadSecretFile } from "./auth/load-credentials.ts";
 import { createSecurityServices, type SecurityServices } from "./auth/security-services.ts";
@@ -37,7 +36,6 @@ import { createOptInWebhooks, type OptInWebhooks } from "./outbound/opt-in-webho
 import type { ErasureNotice } from "./outbound/erasure-webhook.ts";
 import type { CrossScorer, TemporalFilter } from "./recall/ports.ts";
 import { composeTemporalFilters } from "./recall/compose-temporal.ts";
-import type { GovernanceSeams } from "./ump/ump-deps.ts";
 import { createUmpService, type UmpService } from "./ump/ump-service.ts";
 import { createSourceService, type SourceService } from "./sources/source-service.ts";
 
@@ -181,12 +179,10 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   db.observer = security.metrics;
   let markdownGraph: MarkdownGraphPort | undefined;
   // --- ump (issue 7) ---
-  // Hard forget goes through the governance erasure executor, in the forget's transaction.
-  const governance: GovernanceSeams = { eraseInTx };
   const umpKey = ports.umpKey ?? (() => undefined);
   const ump = await createUmpService({
     db, write, clock, audit, recall: recallEngine, keys: () => Promise.resolve(umpKey()),
-    posture: config.writePosture, operatorBearer: secrets.credentials.bearerToken, governance: () => governance,
+    posture: config.writePosture, operatorBearer: secrets.credentials.bearerToken,
   });
   // The guard accepts capability tokens signed by the current operator key; the UMP layer re-checks them per request.
   security.authenticator.setCapabilityTrust(() => ump.capabilityTrust(umpKey()));

@@ -15,13 +15,9 @@
  * Each forget commits with one `ump_forget` audit row.
  */
 import { MemoryError } from "../core/errors.ts";
-import { deleteChunkRow, getChunk } from "../store/chunks.ts";
-import type { Exec } from "../store/db.ts";
-import { unlinkChunkFromSources } from "../store/file-sources.ts";
-import { releaseEdgesOfChunk } from "../store/graph-rows.ts";
+import { eraseInTx } from "../erasure/erase-in-tx.ts";
 import { insertTombstone } from "../store/tombstones.ts";
-import { deleteUmpRow, deleteUmpRowsOfChunk, umpRowsOfChunk } from "../store/ump-records.ts";
-import { deleteVector } from "../store/vectors.ts";
+import { deleteUmpRow, umpRowsOfChunk } from "../store/ump-records.ts";
 import { requireRead, requireVerb, type UmpActor } from "./actor.ts";
 import { findRecord, loadRecord, parseRecordId, type LoadedRecord } from "./load-record.ts";
 import { sealRecord } from "./record-rows.ts";
@@ -83,28 +79,13 @@ async function erase(d: UmpDeps, lineage: LoadedRecord[], reason: string, actor:
   const exclusive: number[] = [];
   for (const c of chunks) if ((await umpRowsOfChunk(d.db.client, c)).every((r) => ids.has(r.id))) exclusive.push(c);
   const shared = lineage.filter((l) => !exclusive.includes(l.row.chunkId)).map((l) => l.record.id);
-  const govErase = d.governance().eraseInTx;
   await d.db.write(async (tx) => {
     for (const id of shared) await deleteUmpRow(tx, id);
-    if (govErase && exclusive.length) {
-      // The governance executor removes chunks, vectors, relations, proposals, links and the record rows.
-      await govErase(tx, { chunkIds: exclusive, reason: `ump_forget: ${reason}`, now: d.clock().toISOString() });
-    } else for (const c of exclusive) await eraseChunk(d, tx, c, reason);
+    // The governance erasure executor: tombstones, vectors, relation references, chunks, proposals promoted
+    // to them, consolidation links, and (through the UMP store) their record rows and vault links.
+    if (exclusive.length) await eraseInTx(tx, { chunkIds: exclusive, reason: `ump_forget: ${reason}`, now: d.clock().toISOString() });
     await d.audit.append(tx, { action: "ump_forget", actor: actor.subject, target: lineage[0].record.id, detail: { ids: [...ids], hard: true, reason, chunks: exclusive } });
   });
   for (const c of exclusive) for (const h of d.write.indexHooks) h.removed(c);
   for (const id of ids) d.index.remove(id);
-}
-
-// The same steps as DELETE /memory/{id} (SPEC §3), inside the caller's transaction so the whole lineage goes at once.
-async function eraseChunk(d: UmpDeps, tx: Exec, chunkId: number, reason: string): Promise<void> {
-  const c = await getChunk(tx, chunkId);
-  if (!c) return;
-  await deleteVector(tx, chunkId);
-  await releaseEdgesOfChunk(tx, chunkId);
-  await deleteChunkRow(tx, chunkId);
-  await deleteUmpRowsOfChunk(tx, chunkId);
-  await unlinkChunkFromSources(tx, chunkId);
-  await insertTombstone(tx, { chunkId, domain: c.domain, contentHash: c.contentHash, reason: "ump_forget", deletedAt: d.clock().toISOString() });
-  await d.audit.append(tx, { action: "delete", target: `chunk:${chunkId}`, detail: { domain: c.domain, content_hash: c.contentHash, reason: `ump_forget: ${reason}` } });
 }

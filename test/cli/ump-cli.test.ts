@@ -26,7 +26,7 @@ async function cairn(args: string[], env: Record<string, string>) {
 }
 const lastLine = (s: string) => s.trim().split("\n").pop()!;
 
-describe("cairn ump", () => {
+describe("cairn ump", { timeout: 300_000 }, () => {
   it("keygen, token, revoke, import and export work end to end", async () => {
     const dir = tempDir();
     const env = { CAIRN_DB_PATH: join(dir, "c.db"), CAIRN_UMP_KEY_DIR: join(dir, "keys") };

@@ -96,8 +96,12 @@ describe("forget", () => {
       expect(Number((await m.memory.db.execute(`SELECT COUNT(*) AS n FROM ${table}`)).rows[0].n), table).toBe(0);
     }
     for (const id of [a.id, b.id]) expect((await m.req("GET", `/ump/memory/${id}`)).status).toBe(404);
-    const deletes = await json(m.req("POST", "/ump/audit", { action: "delete" }));
-    expect(deletes.rows).toHaveLength(2);
+    const forgets = await json(m.req("POST", "/ump/audit", { action: "ump_forget" }));
+    expect(forgets.rows).toHaveLength(1);
+    expect(forgets.rows[0].detail).toMatchObject({ hard: true, reason: "erasure request", ids: expect.arrayContaining([a.id, b.id]) });
+    expect(forgets.rows[0].detail.chunks).toHaveLength(2);
+    const tombs = await m.memory.db.execute("SELECT COUNT(*) AS n FROM tombstones WHERE reason = 'ump_forget: erasure request'");
+    expect(Number(tombs.rows[0].n)).toBe(2);
     expect((await json(m.req("GET", "/ump/audit/verify"))).ok).toBe(true);
   });
 
