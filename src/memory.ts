@@ -21,6 +21,10 @@ import { ensureVectorTable } from "./store/vectors.ts";
 import { createRecallEngine, type RecallCallOptions, type RecallEngine } from "./recall/recall-engine.ts";
 import type { SnapshotStore } from "./recall/load-index.ts";
 import type { CrossScorer } from "./recall/ports.ts";
+import { GraphModel } from "./graph/graph-model.ts";
+import { createGraphLeg, DEFAULT_GRAPH_LEG_PARAMS, type GraphLegParams } from "./graph/graph-leg.ts";
+import { createGraphService, type GraphService } from "./graph/graph-service.ts";
+import { createMarkdownGraphPort } from "./graph/markdown-graph.ts";
 
 /** What the runtime provides (STYLE rule 5: runtime code stays in src/runtime/). */
 export interface MemoryPorts {
@@ -59,6 +63,8 @@ export interface Memory {
   recall(body: unknown, opts?: RecallCallOptions): Promise<Record<string, unknown>>;
   /** Quarantine review (SPEC §4.4). */
   readonly quarantine: QuarantineService;
+  /** The knowledge graph (SPEC §2.6, §4.6): routes' service, the recall leg's in-memory model and its tunables. */
+  readonly graph: GraphService & { readonly model: GraphModel; legParams: GraphLegParams };
   deleteMemory(rawId: string): Promise<{ deleted: true }>;
   health(): Promise<{ status: string; version: string; error?: string }>;
   healthDb(): Promise<Record<string, unknown>>;
@@ -98,7 +104,15 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     trace: async (path) => (await audit.record({ action: "recall_trace", detail: path })).id,
   });
   write.indexHooks.push(recallEngine.index);
-  let markdownGraph: MarkdownGraphPort | undefined;
+  // graph (issue 5): in-memory model kept in step with writes, markdown port, recall leg (SPEC §1 step 6, §2.6, §4.6)
+  const graphModel = await GraphModel.load(db);
+  write.graphSink = (key, delta) => graphModel.stage(key, delta);
+  write.indexHooks.push(graphModel);
+  const graph = Object.assign(createGraphService({ db, audit: (ev) => audit.record(ev) }), {
+    model: graphModel, legParams: { ...DEFAULT_GRAPH_LEG_PARAMS },
+  });
+  recallEngine.setGraphLeg(createGraphLeg(graphModel, db, () => graph.legParams));
+  let markdownGraph: MarkdownGraphPort | undefined = createMarkdownGraphPort(write.graphSink);
   let closed = false;
   return {
     config, db, write, domains, audit,
@@ -108,6 +122,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     ingestMemory: (body) => ingestMemory(write, body, config.ingestSkipPatterns),
     add: (body) => ingestAdd(write, body),
     quarantine: createQuarantineService(write),
+    graph,
     recallEngine,
     recall: (body, opts) => recallEngine.recall(body, opts),
     deleteMemory: (rawId) => deleteMemory(write, parseChunkId(rawId)),

@@ -19,6 +19,7 @@ import type { AppOptions } from "./options.ts";
 import { toErrorResponse } from "./status.ts";
 import { writeDoorRoutes } from "./routes/write-doors.ts";
 import { recallRoutes } from "./routes/recall.ts";
+import { graphRoutes } from "./routes/graph.ts";
 
 export type { AppOptions } from "./options.ts";
 
@@ -48,6 +49,7 @@ export function createApp(memory: Memory, opts: AppOptions): Hono {
   writeDoorRoutes(app, memory);
   // hygiene routes (issue 4) register here
   // graph routes (issue 5) register here
+  graphRoutes(app, memory);
   // governance routes (issue 6) register here
   // ump routes (issue 7) register here
   // auth and ops routes (issue 8) register here

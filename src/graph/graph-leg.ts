@@ -1,0 +1,174 @@
+/**
+ * The graph leg of recall (SPEC §1 Retrieval pipeline step 6): Personalized
+ * PageRank over the current edges, seeded from the entities the query
+ * names and the entities of the top fused hits, mapped back to chunks and
+ * fused by the recall engine as a third RRF list.
+ *
+ * 1. Seeds. Query entities (`query-entities.ts`) weigh `querySeedWeight`
+ *    each; the entities linked to the top `hitSeedChunks` fused chunks
+ *    share `hitSeedMass`, more for better-ranked chunks. Every seed weight is
+ *    divided by log2(2 + chunks linked to the entity), so a name that a
+ *    thousand chunks mention pulls less than a specific one. Only entities
+ *    with a chunk the request may see (the engine's filter: scope,
+ *    kinds, since, at, decay, quarantine) seed the walk.
+ * 2. Walk. `personalizedPageRank` (push solver) over the model's CSR:
+ *    taxonomy edges weigh 0.1, semantic ones 1.0, mega-hubs dampened
+ *    (`ppr-graph.ts`). With `at`, the graph as of then.
+ * 3. Chunks. A chunk scores the sum, over its linked entities that are not
+ *    seeds, of the entity's PageRank divided by its linked-chunk count (one
+ *    step of the walk from entity to chunk). Seeds are left out so the leg
+ *    ranks what the graph adds, not what the query already matched.
+ * 4. Weight. With query entities the leg's fusion weight is
+ *    `weightWithQueryEntities`; seeded only from hits it is
+ *    `weightHitsOnly` (the graph then only re-ranks neighbours of what the
+ *    other legs found).
+ * 5. Hops. For the best `hopTargets` chunks, the shortest current-edge
+ *    chain from a seed to the chunk's best-scored entity, as SPEC §2.6
+ *    graph hops `{from:{id,name}, relation, to:{id,name}}`.
+ */
+import type { GraphLeg, GraphLegInput } from "../recall/ports.ts";
+import type { Db } from "../store/db.ts";
+import type { GraphModel } from "./graph-model.ts";
+import { personalizedPageRank } from "./ppr.ts";
+import { matchQueryEntities } from "./query-entities.ts";
+import type { Hop } from "./traverse.ts";
+
+/** Tunables of the leg (defaults chosen on the graph eval and SciFact train; see `src/graph/README.md`). */
+export interface GraphLegParams {
+  querySeedWeight: number;
+  hitSeedChunks: number;
+  hitSeedMass: number;
+  alpha: number;
+  weightWithQueryEntities: number;
+  weightHitsOnly: number;
+  hopTargets: number;
+  /** Share of an entity's score given to a chunk about it (subject link) versus one that only mentions it. */
+  subjectLink: number;
+  mentionLink: number;
+  /** Hop chains longer than this are not reported. */
+  maxHops: number;
+}
+
+/** Defaults. */
+export const DEFAULT_GRAPH_LEG_PARAMS: Readonly<GraphLegParams> = Object.freeze({
+  querySeedWeight: 1,
+  hitSeedChunks: 3,
+  hitSeedMass: 0.5,
+  alpha: 0.15,
+  weightWithQueryEntities: 1,
+  weightHitsOnly: 0.25,
+  hopTargets: 20,
+  subjectLink: 1,
+  mentionLink: 0.25,
+  maxHops: 4,
+});
+
+/** What one run of the leg found (the engine reads `ids`, `hops` and `weight`; the rest is for eval and tests). */
+export interface GraphLegResult {
+  ids: number[];
+  hops: Map<number, Hop[]>;
+  weight: number;
+  querySeeds: number[];
+  hitSeeds: number[];
+}
+
+/** Runs the leg once; `runGraphLeg` is the pure-ish core, `createGraphLeg` the engine seam. */
+export function runGraphLeg(model: GraphModel, input: GraphLegInput, params: GraphLegParams = DEFAULT_GRAPH_LEG_PARAMS): GraphLegResult {
+  const empty = { ids: [], hops: new Map(), weight: 0, querySeeds: [], hitSeeds: [] };
+  const visible = (entityId: number) => {
+    for (const c of model.chunksOf(entityId).keys()) if (input.filter(c)) return true;
+    return false;
+  };
+  const specificity = (entityId: number) => 1 / Math.log2(2 + model.chunksOf(entityId).size);
+
+  const seeds = new Map<number, number>();
+  const querySeeds: number[] = [];
+  for (const m of matchQueryEntities(input.query, (k) => model.named(k).length > 0, model.maxWords)) {
+    for (const id of model.named(m.name)) {
+      if (!visible(id) || seeds.has(id)) continue;
+      seeds.set(id, params.querySeedWeight * specificity(id));
+      querySeeds.push(id);
+    }
+  }
+  const hitSeeds: number[] = [];
+  const top = input.seedChunkIds.slice(0, params.hitSeedChunks);
+  const rankMass = top.map((_, r) => 1 / (r + 1));
+  const massTotal = rankMass.reduce((a, b) => a + b, 0);
+  top.forEach((chunkId, r) => {
+    const ents = [...model.entitiesOf(chunkId)].filter(visible);
+    for (const id of ents) {
+      const w = (params.hitSeedMass * rankMass[r]) / massTotal / ents.length * specificity(id);
+      seeds.set(id, (seeds.get(id) ?? 0) + w);
+      if (!querySeeds.includes(id) && !hitSeeds.includes(id)) hitSeeds.push(id);
+    }
+  });
+  if (seeds.size === 0) return empty;
+
+  const graph = model.graph(input.atMs);
+  const scores = personalizedPageRank(graph, seeds, { alpha: params.alpha });
+  const chunkScore = new Map<number, number>();
+  const best = new Map<number, { entity: number; part: number }>();
+  const isQuerySeed = new Set(querySeeds);
+  for (const [entityId, s] of scores) {
+    if (isQuerySeed.has(entityId)) continue;
+    const chunks = model.chunksOf(entityId);
+    let total = 0;
+    for (const subject of chunks.values()) total += subject ? params.subjectLink : params.mentionLink;
+    if (total === 0) continue;
+    for (const [c, subject] of chunks) {
+      if (!input.filter(c)) continue;
+      const part = (s * (subject ? params.subjectLink : params.mentionLink)) / total;
+      chunkScore.set(c, (chunkScore.get(c) ?? 0) + part);
+      const b = best.get(c);
+      if (b === undefined || part > b.part || (part === b.part && entityId < b.entity)) best.set(c, { entity: entityId, part });
+    }
+  }
+  const ids = [...chunkScore.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, Math.max(0, input.limit)).map(([id]) => id);
+  const sources = querySeeds.length ? querySeeds : hitSeeds;
+  const hops = hopChains(model, sources, ids.slice(0, params.hopTargets).map((id) => [id, best.get(id)!.entity]), params.maxHops, input.atMs);
+  return { ids, hops, weight: querySeeds.length ? params.weightWithQueryEntities : params.weightHitsOnly, querySeeds, hitSeeds };
+}
+
+/** Shortest edge chains from any source to each target (breadth-first, deterministic neighbour order). */
+function hopChains(model: GraphModel, sources: readonly number[], targets: [number, number][], maxHops: number, atMs?: number): Map<number, Hop[]> {
+  const out = new Map<number, Hop[]>();
+  if (!sources.length || !targets.length) return out;
+  const want = new Set(targets.map(([, e]) => e));
+  const parent = new Map<number, { edge: { from: number; to: number; type: string }; prev: number } | null>();
+  let frontier = [...sources].sort((a, b) => a - b);
+  for (const s of frontier) parent.set(s, null);
+  let found = 0;
+  for (let depth = 0; depth < maxHops && frontier.length && found < want.size; depth++) {
+    const next: number[] = [];
+    for (const u of frontier) {
+      const es = model.edgesAt(u, atMs).sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0) || a.id - b.id);
+      for (const e of es) {
+        const v = e.from === u ? e.to : e.from;
+        if (parent.has(v)) continue;
+        parent.set(v, { edge: e, prev: u });
+        next.push(v);
+        if (want.has(v)) found++;
+      }
+    }
+    frontier = next;
+  }
+  const ref = (id: number) => ({ id, name: model.entity(id)?.display ?? String(id) });
+  for (const [chunkId, target] of targets) {
+    if (!parent.has(target)) continue;
+    const hops: Hop[] = [];
+    for (let step = parent.get(target); step; step = parent.get(step.prev)) {
+      hops.push({ from: ref(step.edge.from), relation: step.edge.type, to: ref(step.edge.to) });
+    }
+    if (hops.length) out.set(chunkId, hops.reverse());
+  }
+  return out;
+}
+
+/** The seam the recall engine calls (`recallEngine.setGraphLeg`). */
+export function createGraphLeg(model: GraphModel, db: Db, params: () => GraphLegParams = () => DEFAULT_GRAPH_LEG_PARAMS): GraphLeg {
+  return async (input) => {
+    await model.sync(db);
+    const r = runGraphLeg(model, input, params());
+    return { ids: r.ids, hops: r.hops as Map<number, unknown[]>, weight: r.weight };
+  };
+}
