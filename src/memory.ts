@@ -99,7 +99,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     for (const id of ids) for (const h of write.indexHooks) h.removed(id);
   });
   const recallEngine = await createRecallEngine({
-    db, embedder: ports.embedder, snapshots: ports.snapshots, crossEncoder: ports.crossEncoder, clock, budgetMs: config.recallBudgetMs,
+    db, embedder: ports.embedder, snapshots: ports.snapshots, crossEncoder: ports.crossEncoder, clock, injectionPolicy: config.injectionPolicy, budgetMs: config.recallBudgetMs,
     graphEnabled: config.recallGraphEnabled, domainExists: (n) => domains.exists(n),
     trace: async (path) => (await audit.record({ action: "recall_trace", detail: path })).id,
   });

@@ -3,12 +3,13 @@
  * expanded once at boot into this fully-defaulted shape by `parseConfig`.
  * No other module reads the environment (STYLE rule 4).
  */
+import type { InjectionPolicy } from "../hygiene/injection-policy.ts";
 
 /** Write posture (SPEC §1). */
 export type WritePosture = "open" | "review";
 
-/** Injection policy: `quarantine` stores flagged (default), `reject` refuses, `log` stores unflagged with the verdict recorded. */
-export type InjectionPolicy = "quarantine" | "reject" | "log";
+/** Injection policy (SPEC §1): `quarantine` (default), `reject` or `off`; see src/hygiene/injection-policy.ts. */
+export type { InjectionPolicy };
 
 /** Fully-defaulted configuration passed down from boot. */
 export interface Config {

@@ -48,7 +48,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     maxRssMib: readInt(env, "CAIRN_MAX_RSS_MIB", 512, 1, 10_000_000),
     multiDb,
     requestDeadlineMs: readInt(env, "CAIRN_REQUEST_DEADLINE_MS", 30_000, 1, 3_600_000),
-    injectionPolicy: readEnum(env, "INJECTION_POLICY", ["quarantine", "reject", "log"] as const, "quarantine"),
+    injectionPolicy: readEnum(env, "INJECTION_POLICY", ["quarantine", "reject", "off"] as const, "quarantine"),
     ingestSkipPatterns: parseSkipPatterns(env.CAIRN_INGEST_SKIP_PATTERNS),
     recallGraphEnabled: readBool(env, "CAIRN_RECALL_GRAPH_ENABLED", true),
     recallBudgetMs: readInt(env, "CAIRN_RECALL_BUDGET_MS", 8_000, 1, 600_000),

@@ -11,7 +11,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import type { Embedder } from "./embedder.ts";
-import { addOovVector, createBucketVectors, type OovSettings } from "./static-oov.ts";
+import { createBucketVectors, type OovSettings, oovVector } from "./static-oov.ts";
 import { decodeStaticTable, type StaticTable } from "./static-table.ts";
 import { splitIdentifier, wordTokens } from "./static-tokenize.ts";
 
@@ -33,17 +33,32 @@ export function createStaticEmbedder(bytes: Uint8Array): Embedder {
   };
 }
 
+/** Unknown words whose fallback vectors are kept; the cache is emptied when full (values never depend on it). */
+const OOV_CACHE_MAX = 20_000;
+
 /** The per-text pipeline over a decoded table; bucket vectors are made on the first OOV word. */
 function createTextEmbedder(t: StaticTable, rows: Map<string, number>): (text: string) => Float32Array {
   const { dim, weights, scales, vectors, component } = t;
   const oov: OovSettings = { dim, buckets: t.oovBuckets, ngramMin: t.ngramMin, ngramMax: t.ngramMax, norm: t.oovNorm };
   let buckets: Float32Array | undefined;
+  const oovCache = new Map<string, Float32Array | null>();
   const hasComponent = component.some((x) => x !== 0);
 
   const addRow = (acc: Float64Array, row: number): void => {
     const k = weights[row] * scales[row];
     const base = row * dim;
     for (let d = 0; d < dim; d++) acc[d] += k * vectors[base + d];
+  };
+
+  const addOov = (acc: Float64Array, word: string): void => {
+    let v = oovCache.get(word);
+    if (v === undefined) {
+      v = oovVector(word, (buckets ??= createBucketVectors(dim, t.oovBuckets, t.oovSeed)), oov) ?? null;
+      if (oovCache.size >= OOV_CACHE_MAX) oovCache.clear();
+      oovCache.set(word, v);
+    }
+    if (v === null) return;
+    for (let d = 0; d < dim; d++) acc[d] += t.oovWeight * v[d];
   };
 
   return (text: string): Float32Array => {
@@ -57,7 +72,7 @@ function createTextEmbedder(t: StaticTable, rows: Map<string, number>): (text: s
       for (const part of splitIdentifier(token)) {
         const row = rows.get(part);
         if (row !== undefined) addRow(acc, row);
-        else addOovVector(acc, part, t.oovWeight, (buckets ??= createBucketVectors(dim, t.oovBuckets, t.oovSeed)), oov);
+        else addOov(acc, part);
       }
     }
     if (hasComponent) {

@@ -57,25 +57,21 @@ export interface OovSettings {
   norm: number;
 }
 
-/** Adds `weight` × the fallback vector of `word` to `acc`; returns false when the word yields no n-gram. */
-export function addOovVector(acc: Float64Array, word: string, weight: number, bucketVecs: Float32Array, s: OovSettings): boolean {
+/** The fallback vector of `word` (length `s.norm`), or undefined when it yields no n-gram signal. */
+export function oovVector(word: string, bucketVecs: Float32Array, s: OovSettings): Float32Array | undefined {
   const cps = Array.from(`<${word}>`, (ch) => ch.codePointAt(0) as number);
   const sum = new Float64Array(s.dim);
-  let grams = 0;
   for (let n = s.ngramMin; n <= s.ngramMax; n++) {
     for (let i = 0; i + n <= cps.length; i++) {
       const h = fnv1a(cps, i, i + n);
       const base = (h & (s.buckets - 1)) * s.dim;
       const sign = h >>> 31 === 1 ? -1 : 1;
       for (let d = 0; d < s.dim; d++) sum[d] += sign * bucketVecs[base + d];
-      grams++;
     }
   }
-  if (grams === 0) return false;
   let sq = 0;
   for (let d = 0; d < s.dim; d++) sq += sum[d] * sum[d];
-  if (sq === 0) return false;
-  const k = (weight * s.norm) / Math.sqrt(sq);
-  for (let d = 0; d < s.dim; d++) acc[d] += k * sum[d];
-  return true;
+  if (sq === 0) return undefined;
+  const k = s.norm / Math.sqrt(sq);
+  return Float32Array.from(sum, (x) => x * k);
 }

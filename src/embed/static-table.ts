@@ -18,6 +18,8 @@
  *      i8[count*dim] row-major quantised vectors (x = scale * q)
  */
 
+import { MemoryError } from "../core/errors.ts";
+
 const MAGIC = "CAIRNEMB";
 /** Current layout version; decoding refuses any other. */
 export const STATIC_TABLE_VERSION = 1;
@@ -28,6 +30,7 @@ export interface StaticTable {
   dim: number;
   /** Vocabulary, most frequent first; index = row. */
   words: string[];
+  /** SIF parameter a (stored as float32). */
   sifA: number;
   /** SIF weight of a word the table does not hold. */
   oovWeight: number;
@@ -81,19 +84,28 @@ export function encodeStaticTable(t: StaticTable): Uint8Array {
   return out;
 }
 
-/** Parses table bytes; throws a plain Error on a malformed or foreign file (a build defect, not a user error). */
+/** Parses table bytes; a malformed or foreign file throws `embed_model_invalid` (boot refuses, as for other loaders). */
 export function decodeStaticTable(bytes: Uint8Array): StaticTable {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const dec = new TextDecoder("utf-8", { fatal: true });
+  const utf8 = new TextDecoder("utf-8", { fatal: true });
+  const dec = {
+    decode: (b: Uint8Array): string => {
+      try {
+        return utf8.decode(b);
+      } catch {
+        throw invalid("The static embedding table holds invalid UTF-8");
+      }
+    },
+  };
   if (bytes.length < FIXED_HEADER + 8 || dec.decode(bytes.subarray(0, 8)) !== MAGIC) {
-    throw new Error("Not a Cairn static embedding table");
+    throw invalid("The static embedding table is not a Cairn table");
   }
   const version = view.getUint16(8, true);
-  if (version !== STATIC_TABLE_VERSION) throw new Error(`Unsupported static table version ${version}`);
+  if (version !== STATIC_TABLE_VERSION) throw invalid(`The static embedding table has unsupported version ${version}`);
   const dim = view.getUint32(12, true);
   const count = view.getUint32(16, true);
   const oovBuckets = view.getUint32(32, true);
-  if (dim === 0 || oovBuckets === 0 || (oovBuckets & (oovBuckets - 1)) !== 0) throw new Error("Static table header is invalid");
+  if (dim === 0 || oovBuckets === 0 || (oovBuckets & (oovBuckets - 1)) !== 0) throw invalid("The static embedding table header is invalid");
   let at = FIXED_HEADER;
   const idLen = view.getUint32(at, true);
   const modelId = dec.decode(bytes.subarray(at + 4, at + 4 + idLen));
@@ -102,7 +114,7 @@ export function decodeStaticTable(bytes: Uint8Array): StaticTable {
   const words = count === 0 ? [] : dec.decode(bytes.subarray(at + 4, at + 4 + wordsLen)).split("\n");
   at += 4 + pad4(wordsLen);
   if (words.length !== count || bytes.length !== at + 8 * count + 4 * dim + count * dim) {
-    throw new Error("Static table is truncated or inconsistent");
+    throw invalid("The static embedding table is truncated or inconsistent");
   }
   const floats = (n: number): Float32Array => {
     const arr = new Float32Array(n);
@@ -119,4 +131,9 @@ export function decodeStaticTable(bytes: Uint8Array): StaticTable {
     oovNorm: view.getFloat32(28, true), oovBuckets, oovSeed: view.getUint32(36, true),
     ngramMin: view.getUint8(40), ngramMax: view.getUint8(41), weights, scales, component, vectors,
   };
+}
+
+/** The loader error of SPEC §7 `embed_model_invalid` (same code the model2vec / ONNX loaders use). */
+function invalid(message: string): MemoryError {
+  return new MemoryError("embed_model_invalid", message);
 }

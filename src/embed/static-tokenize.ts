@@ -9,13 +9,15 @@
  */
 
 const WORD = /[\p{L}\p{M}\p{N}]+(?:['_\-][\p{L}\p{M}\p{N}]+)*/gu;
+const ASCII = /^[\x00-\x7f]*$/;
 const SEPARATORS = /['_\-]+/u;
 // camelCase, acronym-then-word (`XMLHttp` → `XML Http`), and letter/digit boundaries.
 const CASE_OR_DIGIT = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=[\p{L}\p{M}])(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
 
 /** Word tokens of `text` in order, original case kept (apostrophe variants folded to `'`). */
 export function wordTokens(text: string): string[] {
-  const folded = text.normalize("NFKC").replace(/[\u2018\u2019\u02BC]/g, "'");
+  // NFKC leaves ASCII unchanged, so skip it for the common all-ASCII text.
+  const folded = ASCII.test(text) ? text : text.normalize("NFKC").replace(/[\u2018\u2019\u02BC]/g, "'");
   return folded.match(WORD) ?? [];
 }
 

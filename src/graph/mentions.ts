@@ -3,7 +3,8 @@
  * A mention is either a backticked identifier (`` `payments-api` ``) or a
  * capitalised phrase: one or more words that start with an upper-case
  * letter, separated by single spaces ("Priya Raman", "Payments Team",
- * "API Gateway"). Leading capitalised function words ("The", "Yesterday",
+ * "API Gateway"); after the first word, numbers also continue the phrase
+ * ("Incident 0412", "Postgres 15"). Leading capitalised function words ("The", "Yesterday",
  * "Monday", …) are dropped, a possessive `'s` ends the phrase, and the text
  * is cleaned to the entity-name charset ("Node.js" → "Nodejs"). Fenced code,
  * `[[…]]` annotations and URLs are masked first so they yield no mentions.
@@ -29,7 +30,8 @@ const LEADING_STOPWORDS = new Set(
     "please note see not nor per via").split(" "),
 );
 
-const WORD = /[A-Z][A-Za-z0-9]*(?:['’.\-_][A-Za-z0-9]+)*/y;
+// A phrase starts with a capitalised word; later words may also be numbers ("Incident 0412", "Postgres 15").
+const WORD = /[A-Z0-9][A-Za-z0-9]*(?:['’.\-_][A-Za-z0-9]+)*/y;
 
 /**
  * Replaces fenced code blocks, `[[…]]` annotations and URLs with spaces,
@@ -88,14 +90,14 @@ function readPhrase(src: string, start: number, out: Mention[]): number {
     }
     words.push({ s: pos, e, text });
     if (possessive) break; // "Priya's team": the name ends at the possessive
-    if (src[e] === " " && /[A-Z]/.test(src[e + 1] ?? "")) {
+    if (src[e] === " " && /[A-Z0-9]/.test(src[e + 1] ?? "")) {
       pos = e + 1;
       continue;
     }
     break;
   }
   let first = 0;
-  while (first < words.length && LEADING_STOPWORDS.has(words[first].text.toLowerCase())) first++;
+  while (first < words.length && (LEADING_STOPWORDS.has(words[first].text.toLowerCase()) || /^[0-9]/.test(words[first].text))) first++;
   const end = words.length > 0 ? words[words.length - 1].e : start + 1;
   if (first < words.length) {
     const s = words[first].s;

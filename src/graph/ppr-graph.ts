@@ -6,7 +6,9 @@
  * Rules (documented in `src/graph/README.md`):
  * - Edges are treated as undirected for propagation: "Priya works_at Acme"
  *   lets a query about Acme reach Priya and one about Priya reach Acme.
- *   Self-loops are dropped; parallel edges between two nodes add up.
+ *   Self-loops are dropped; parallel edges of one type between two nodes
+ *   add up, edges of different types stay separate entries (so a query can
+ *   boost a type, see `ppr.ts`).
  * - Edge weight by type: taxonomy types (`tagged_with`, `alias_of`) 0.1,
  *   every semantic type 1.0 (SPEC §1 step 6), overridable per type.
  * - Mega-hub dampening: a node whose distinct-neighbour degree `d` exceeds
@@ -55,9 +57,15 @@ export interface PprGraph {
   index: Map<number, number>;
   /** Row offsets (length n+1) into `targets` / `prob`. */
   offsets: Int32Array;
-  /** Neighbour dense indices, ascending within a row. */
+  /** Neighbour dense indices, ascending within a row (one entry per neighbour and type). */
   targets: Int32Array;
-  /** Transition probability u→v: edge weight over the row's weight sum. */
+  /** Edge weight of each entry (type weight, parallel same-type edges summed, scaled by the target's hub factor). */
+  weight: Float64Array;
+  /** Type index (into `types`) of each entry. */
+  typeOf: Uint32Array;
+  /** Edge types seen, ascending. */
+  types: string[];
+  /** Transition probability of each entry: its weight over the row's weight sum. */
   prob: Float64Array;
   /** Distinct-neighbour degree per node. */
   degree: Int32Array;
@@ -65,6 +73,8 @@ export interface PprGraph {
   damp: Float64Array;
   /** The degree above which a node counts as a hub. */
   hubThreshold: number;
+  /** Longest row (entries of one node). */
+  maxRow: number;
   /** Reusable buffers of the push solver, made on first query (runs are synchronous, so never shared by two). */
   scratch?: PushScratch;
 }
@@ -101,6 +111,9 @@ export function buildGraph(edges: readonly GraphEdge[], opts: BuildGraphOptions 
   const index = new Map<number, number>();
   for (let i = 0; i < n; i++) index.set(ids[i], i);
 
+  const types = [...new Set(edges.map((e) => e.type))].sort();
+  const typeId = new Map(types.map((t, i) => [t, i]));
+
   // Pass 1: raw (unmerged) row sizes, both directions.
   const rawCount = new Int32Array(n + 1);
   for (const e of edges) {
@@ -111,20 +124,22 @@ export function buildGraph(edges: readonly GraphEdge[], opts: BuildGraphOptions 
   const rawOff = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) rawOff[i + 1] = rawOff[i] + rawCount[i];
   const rawT = new Int32Array(rawOff[n]);
+  const rawY = new Uint32Array(rawOff[n]);
   const rawW = new Float64Array(rawOff[n]);
   const fill = rawOff.slice(0, n);
   for (const e of edges) {
     const w = weightOf(e.type);
     if (e.from === e.to || !(w > 0)) continue;
-    const a = index.get(e.from)!, b = index.get(e.to)!;
-    rawT[fill[a]] = b; rawW[fill[a]++] = w;
-    rawT[fill[b]] = a; rawW[fill[b]++] = w;
+    const a = index.get(e.from)!, b = index.get(e.to)!, y = typeId.get(e.type)!;
+    rawT[fill[a]] = b; rawY[fill[a]] = y; rawW[fill[a]++] = w;
+    rawT[fill[b]] = a; rawY[fill[b]] = y; rawW[fill[b]++] = w;
   }
 
-  // Pass 2: sort each row by target and merge parallel edges (weights add up).
+  // Pass 2: sort each row by (target, type), merge same-type parallel edges, count distinct neighbours.
   const offsets = new Int32Array(n + 1);
   const targets = new Int32Array(rawT.length);
-  const prob = new Float64Array(rawT.length);
+  const typeOf = new Uint32Array(rawT.length);
+  const weight = new Float64Array(rawT.length);
   const degree = new Int32Array(n);
   let out = 0;
   const order: number[] = [];
@@ -132,29 +147,36 @@ export function buildGraph(edges: readonly GraphEdge[], opts: BuildGraphOptions 
     offsets[u] = out;
     order.length = 0;
     for (let k = rawOff[u]; k < rawOff[u + 1]; k++) order.push(k);
-    order.sort((x, y) => rawT[x] - rawT[y] || x - y);
+    order.sort((x, y) => rawT[x] - rawT[y] || rawY[x] - rawY[y] || x - y);
     const rowStart = out;
     for (const k of order) {
-      if (out > rowStart && targets[out - 1] === rawT[k]) prob[out - 1] += rawW[k];
-      else { targets[out] = rawT[k]; prob[out++] = rawW[k]; }
+      if (out > rowStart && targets[out - 1] === rawT[k] && typeOf[out - 1] === rawY[k]) {
+        weight[out - 1] += rawW[k];
+        continue;
+      }
+      if (out === rowStart || targets[out - 1] !== rawT[k]) degree[u]++;
+      targets[out] = rawT[k]; typeOf[out] = rawY[k]; weight[out++] = rawW[k];
     }
-    degree[u] = out - rowStart;
   }
   offsets[n] = out;
 
-  // Pass 3: hub factors, then each row's weights (scaled by the target's factor) become probabilities.
+  // Pass 3: hub factors scale the edges into hubs; each row's weights become probabilities.
   const hubThreshold = hubThresholdOf(degree, opts.hubPercentile ?? 0.99, opts.hubMinDegree ?? 16, opts.hubMeanMultiple ?? 8);
   const damp = new Float64Array(n).fill(1);
   if (opts.hubDampening !== false) {
     for (let u = 0; u < n; u++) if (degree[u] > hubThreshold) damp[u] = Math.sqrt(hubThreshold / degree[u]);
   }
+  const prob = new Float64Array(out);
+  let maxRow = 0;
   for (let u = 0; u < n; u++) {
+    maxRow = Math.max(maxRow, offsets[u + 1] - offsets[u]);
     let sum = 0;
-    for (let k = offsets[u]; k < offsets[u + 1]; k++) sum += (prob[k] *= damp[targets[k]]);
-    for (let k = offsets[u]; k < offsets[u + 1]; k++) prob[k] /= sum;
+    for (let k = offsets[u]; k < offsets[u + 1]; k++) sum += (weight[k] *= damp[targets[k]]);
+    for (let k = offsets[u]; k < offsets[u + 1]; k++) prob[k] = weight[k] / sum;
   }
   return {
-    n, ids, index, offsets, targets: targets.slice(0, out), prob: prob.slice(0, out), degree, damp, hubThreshold,
+    n, ids, index, offsets, targets: targets.slice(0, out), weight: weight.slice(0, out), typeOf: typeOf.slice(0, out), types,
+    prob, degree, damp, hubThreshold, maxRow,
   };
 }
 

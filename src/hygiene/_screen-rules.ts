@@ -14,7 +14,8 @@ export interface PhraseRule {
   patterns: RegExp[];
 }
 
-const W = String.raw`[\w'-]+`;
+// A word is a run of word characters and a gap a run of anything else, so a text splits into them one way only (no backtracking blow-up).
+const W = String.raw`\w+`;
 /** `a`, then at most `k` other words, then `b` (words separated by non-word runs, no line break). */
 const near = (a: string, b: string, k: number) => String.raw`(?:${a})(?:[^\w\n]+${W}){0,${k}}?[^\w\n]+(?:${b})`;
 const rx = (s: string) => new RegExp(String.raw`(?<![\w])(?:${s})(?![\w])`, "u");

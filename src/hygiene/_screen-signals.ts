@@ -85,9 +85,19 @@ export function longestFlood(folded: string): number {
     }
   }
   for (const m of folded.matchAll(/(\p{L})\1{39,}/gu)) best = Math.max(best, Array.from(m[0]).length);
-  // A unit of two to sixteen characters, at least two of them different, glued into a run (`)]})]}`).
-  for (const m of folded.matchAll(/(\S{2,16}?)\1{19,}/gu)) {
-    if (new Set(m[1]).size >= 2) best = Math.max(best, Math.floor(m[0].length / m[1].length));
+  // A unit of two to sixteen characters, at least two of them different, glued into a run (`)]})]}`):
+  // a linear scan per period instead of a backreference regex.
+  for (const tok of tokens) {
+    if (tok.length < 40) continue;
+    for (let u = 2; u <= 16; u++) {
+      let run = 0;
+      let mixed = false; // whether the repeated unit has two different characters, decided once per run
+      for (let i = u; i < tok.length; i++) {
+        run = tok[i] === tok[i - u] ? run + 1 : 0;
+        if (run === 19 * u) mixed = new Set(tok.slice(i - u + 1, i + 1)).size >= 2;
+        if (run >= 19 * u && mixed) best = Math.max(best, Math.floor((run + u) / u));
+      }
+    }
   }
   return best;
 }

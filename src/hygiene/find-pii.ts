@@ -39,8 +39,9 @@ export interface PiiSpan {
   end: number;
 }
 
+// Local part at most 64 and labels at most 63 characters (RFC 5321 sizes), which also bounds backtracking.
 const EMAIL =
-  /(?<![\p{L}\p{N}._%+'-])[\p{L}\p{N}_%+'-](?:[\p{L}\p{N}._%+'-]*[\p{L}\p{N}_%+'-])?@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+\p{L}{2,}(?![\p{L}\p{N}-])/gu;
+  /(?<![\p{L}\p{N}._%+'-])[\p{L}\p{N}_%+'-](?:[\p{L}\p{N}._%+'-]{0,62}[\p{L}\p{N}_%+'-])?@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.){1,16}\p{L}{2,63}(?![\p{L}\p{N}-])/gu;
 const PHONE =
   /(?<![\p{L}\p{N}_@])(?<![\p{L}\p{N}]-)[+(]?[ \t]?\d(?:[-.()+ \t]{0,3}\d)*\)?(?:[ \t]?(?:x|ext\.?|extension)[ \t]?\d{1,6})?(?![\p{L}\p{N}_@])/giu;
 const CARD = /(?<![\p{L}\p{N}_])\d(?:[ -]?\d){12,18}(?![\p{L}\p{N}_])/gu;
@@ -97,10 +98,15 @@ function phoneSpans(candidate: string, start: number): PiiSpan[] {
   return [];
 }
 
+/** Replaces the (sorted, non-overlapping) spans with filler of the same length, in one pass. */
 function mask(text: string, spans: readonly PiiSpan[]): string {
-  let out = text;
-  for (const s of spans) out = out.slice(0, s.start) + MASK.repeat(s.end - s.start) + out.slice(s.end);
-  return out;
+  let out = "";
+  let cursor = 0;
+  for (const s of spans) {
+    out += text.slice(cursor, s.start) + MASK.repeat(s.end - s.start);
+    cursor = s.end;
+  }
+  return out + text.slice(cursor);
 }
 
 /** Finds emails, then phones, then cards; the spans never overlap and come sorted by start. */

@@ -87,16 +87,23 @@ function rewriteTag(text: string, tag: RawTag): string {
 }
 
 /** Index just past the close tag of a removed-with-content element, or past the open tag when unclosed. */
-function endOfElement(text: string, tag: RawTag): number {
-  const close = new RegExp(`</${tag.name}[\\s/>]`, "gi");
+function endOfElement(text: string, tag: RawTag, lastClose: Map<string, number>): number {
+  const close = new RegExp(`</${tag.name}(?=[\\s/>]|$)`, "gi");
+  if (!lastClose.has(tag.name)) {
+    // Found once per pass, so many unclosed open tags cost one scan, not one each.
+    let last = -1;
+    for (const m of text.matchAll(close)) last = m.index;
+    lastClose.set(tag.name, last);
+  }
+  if ((lastClose.get(tag.name) as number) < tag.end) return tag.end; // unclosed: only the open tag goes
   close.lastIndex = tag.end;
-  const m = close.exec(text);
-  if (!m) return tag.end; // unclosed: only the open tag goes, the rest stays as text
+  const m = close.exec(text) as RegExpExecArray;
   const gt = text.indexOf(">", m.index);
   return gt === -1 ? text.length : gt + 1;
 }
 
 function onePass(text: string): string {
+  const lastClose = new Map<string, number>();
   let out = "";
   let cursor = 0;
   let at = text.indexOf("<");
@@ -107,7 +114,7 @@ function onePass(text: string): string {
       continue;
     }
     out += text.slice(cursor, tag.start);
-    if (withContent.has(tag.name)) cursor = tag.closing ? tag.end : endOfElement(text, tag);
+    if (withContent.has(tag.name)) cursor = tag.closing ? tag.end : endOfElement(text, tag, lastClose);
     else if (tagOnly.has(tag.name)) cursor = tag.end;
     else {
       out += rewriteTag(text, tag);

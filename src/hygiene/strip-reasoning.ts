@@ -10,11 +10,12 @@
 /** The reasoning tag names of SPEC §1, lowercase. */
 export const REASONING_TAGS = ["thinking", "think", "reasoning", "reflection", "analysis"] as const;
 
-// One token: an open tag (attributes allowed, quoted values may hold `>`),
-// a self-closing tag or a close tag. The name must end at whitespace, `/`
+// One token: an open tag (attributes allowed, quoted values may hold `>`;
+// sizes bounded so a stray quote cannot make the scan quadratic), a
+// self-closing tag or a close tag. The name must end at whitespace, `/`
 // or `>`, so `<thinkx>` and `<think-x>` are not tokens (SPEC §1).
 const TOKEN = new RegExp(
-  String.raw`<(\/?)(${REASONING_TAGS.join("|")})(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*)>`,
+  String.raw`<(\/?)(${REASONING_TAGS.join("|")})(?=[\s/>])((?:[^>"']|"[^"]{0,256}"|'[^']{0,256}'){0,256})>`,
   "gi",
 );
 

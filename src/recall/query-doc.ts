@@ -6,6 +6,7 @@
 import { MemoryError } from "../core/errors.ts";
 import { INGEST_KINDS, type IngestKind } from "../core/types.ts";
 import { normalizeDomainName } from "../domains/domain-name.ts";
+import { queryAction, type InjectionPolicy } from "../hygiene/injection-policy.ts";
 import { screen } from "../hygiene/screen.ts";
 import { optionalBool, optionalString, requireObject } from "../ingest/fields.ts";
 
@@ -54,13 +55,13 @@ function isKind(v: string): v is IngestKind {
 }
 
 /** Validates a QueryDoc; `sourceParam` is the `?source=` query parameter (SPEC §4.1). */
-export function validateQueryDoc(raw: unknown, sourceParam?: string): RecallQuery {
+export function validateQueryDoc(raw: unknown, sourceParam?: string, policy: InjectionPolicy = "quarantine"): RecallQuery {
   const b = requireObject(raw);
   const q = b.query;
   if (q === undefined || q === null || (typeof q === "string" && q.trim() === "")) throw new MemoryError("query_empty", "query must not be empty", { min: 1, max: 2000 });
   if (typeof q !== "string") throw new MemoryError("invalid_request", "query must be a string", { field: "query" });
   if (enc.encode(q).length > 2000) throw new MemoryError("query_too_long", "query exceeds 2,000 bytes", { min: 1, max: 2000 });
-  if (screen(q).verdict === "reject") throw new MemoryError("query_rejected", "query matches a blocked prompt-injection pattern");
+  if (queryAction(screen(q).verdict, policy) === "reject") throw new MemoryError("query_rejected", "query matches a blocked prompt-injection pattern");
   let limit = 5;
   if (b.limit !== undefined && b.limit !== null) {
     if (typeof b.limit !== "number" || !Number.isInteger(b.limit) || b.limit < 1 || b.limit > 100) {

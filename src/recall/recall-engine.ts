@@ -6,6 +6,7 @@
  */
 import { isMemoryError, MemoryError } from "../core/errors.ts";
 import type { Embedder } from "../embed/embedder.ts";
+import type { InjectionPolicy } from "../hygiene/injection-policy.ts";
 import { createAnalyzer } from "../lexical/analyzer.ts";
 import type { Db } from "../store/db.ts";
 import { changeKey, loadRecallIndex, type SnapshotStore } from "./load-index.ts";
@@ -40,6 +41,7 @@ export async function createRecallEngine(o: {
   db: Db; embedder?: Embedder; snapshots?: SnapshotStore; clock: () => Date; budgetMs: number; graphEnabled: boolean;
   domainExists(name: string): Promise<boolean>; trace?: RecallDeps["trace"]; params?: Partial<RecallParams>;
   crossEncoder?: CrossScorer;
+  injectionPolicy?: InjectionPolicy;
 }): Promise<RecallEngine> {
   const { index, lexical } = await loadRecallIndex(o.db, o.embedder, o.snapshots);
   const deps: RecallDeps = {
@@ -49,7 +51,7 @@ export async function createRecallEngine(o: {
   return {
     index, lexicalSource: lexical, get params() { return deps.params; }, set params(p) { deps.params = p; },
     async recall(body, opts = {}) {
-      const q = validateQueryDoc(body, opts.sourceParam);
+      const q = validateQueryDoc(body, opts.sourceParam, o.injectionPolicy);
       let timer: ReturnType<typeof setTimeout> | undefined;
       const budget = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new MemoryError("recall_unavailable", "recall exceeded its search budget")), o.budgetMs);

@@ -60,6 +60,12 @@ describe("extractRelations", () => {
     expect(triples("Priya Raman is a Staff Engineer.")).toEqual([["Priya Raman", "is_a", "Staff Engineer"]]);
   });
 
+  it("lets numbers continue a name but never start one", () => {
+    expect(triples("Incident 0412 was caused by Drift.")).toEqual([["Drift", "caused", "Incident 0412"]]);
+    expect(triples("In 2023 Priya built Ledger.")).toEqual([["Priya", "created", "Ledger"]]);
+    expect(triples("Ledger depends on Postgres 15.")).toEqual([["Ledger", "depends_on", "Postgres 15"]]);
+  });
+
   it.each([
     "The quick brown fox jumps over the lazy dog.",
     "Ledger does not use Redis.",

@@ -1,15 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { buildGraph, type GraphEdge, personalizedPageRank, topScores } from "../../src/graph/ppr.ts";
+import { buildGraph, type GraphEdge, normalizeByDegree, personalizedPageRank, topScores } from "../../src/graph/ppr.ts";
 
 /** A star: hub 0 joined to leaves 1..n. */
 function star(n: number, type = "part_of", hub = 0): GraphEdge[] {
   return Array.from({ length: n }, (_, i) => ({ from: hub + i + 1, to: hub, type }));
 }
 
+/** Probability of stepping from → to, summed over the entries of every type. */
 function probOf(g: ReturnType<typeof buildGraph>, from: number, to: number): number {
   const u = g.index.get(from)!, v = g.index.get(to)!;
-  for (let k = g.offsets[u]; k < g.offsets[u + 1]; k++) if (g.targets[k] === v) return g.prob[k];
-  return 0;
+  let p = 0;
+  for (let k = g.offsets[u]; k < g.offsets[u + 1]; k++) if (g.targets[k] === v) p += g.prob[k];
+  return p;
 }
 
 describe("buildGraph", () => {
@@ -24,17 +26,21 @@ describe("buildGraph", () => {
     expect(probOf(g, 3, 1)).toBe(1);
   });
 
-  it("merges parallel edges, drops self-loops and honours per-type overrides", () => {
+  it("merges same-type parallel edges, keeps types apart, drops self-loops, honours per-type overrides", () => {
     const g = buildGraph([
       { from: 1, to: 2, type: "uses" },
+      { from: 2, to: 1, type: "uses" },
       { from: 2, to: 1, type: "depends_on" },
       { from: 1, to: 1, type: "uses" },
       { from: 1, to: 3, type: "alias_of" },
       { from: 1, to: 4, type: "mentions" },
     ], { typeWeights: { mentions: 0.5 } });
     expect(g.degree[g.index.get(1)!]).toBe(3);
-    expect(probOf(g, 1, 2)).toBeCloseTo(2 / 2.6);
-    expect(probOf(g, 1, 4)).toBeCloseTo(0.5 / 2.6);
+    const u = g.index.get(1)!;
+    expect(g.offsets[u + 1] - g.offsets[u]).toBe(4); // 2 via depends_on and via uses (weight 2), 3, 4
+    expect(probOf(g, 1, 2)).toBeCloseTo(3 / 3.6);
+    expect(probOf(g, 1, 4)).toBeCloseTo(0.5 / 3.6);
+    expect(g.types).toEqual(["alias_of", "depends_on", "mentions", "uses"]);
     expect(probOf(g, 1, 1)).toBe(0);
   });
 
@@ -150,6 +156,42 @@ describe("personalizedPageRank", () => {
     expect(personalizedPageRank(g, new Map([[1, 0]])).size).toBe(0);
     expect(personalizedPageRank(buildGraph([]), new Map([[1, 1]])).size).toBe(0);
     expect(() => personalizedPageRank(g, new Map([[1, 1]]), { alpha: 0 })).toThrow(RangeError);
+  });
+
+  it("boosts the edge types a query evokes, in both solvers", () => {
+    // Seed 1 built 2 and works with 3; 2 and 3 lead on to 20 and 30.
+    const edges: GraphEdge[] = [
+      { from: 1, to: 2, type: "created" }, { from: 1, to: 3, type: "member_of" },
+      { from: 2, to: 20, type: "on_call_for" }, { from: 3, to: 30, type: "uses" },
+    ];
+    const g = buildGraph(edges);
+    const seeds = new Map([[1, 1]]);
+    const plain = personalizedPageRank(g, seeds, { epsilon: 1e-9 });
+    expect(plain.get(20)!).toBeCloseTo(plain.get(30)!, 12);
+    const boost = new Map([["created", 5], ["on_call_for", 5]]);
+    const pushed = personalizedPageRank(g, seeds, { epsilon: 1e-9, typeBoost: boost });
+    expect(pushed.get(20)!).toBeGreaterThan(3 * pushed.get(30)!);
+    const power = personalizedPageRank(g, seeds, { method: "power", tol: 1e-12, typeBoost: boost });
+    for (const [id, s] of pushed) expect(power.get(id)!).toBeCloseTo(s, 2);
+    // A zero boost switches a type off for the query.
+    const off = personalizedPageRank(g, seeds, { typeBoost: new Map([["member_of", 0]]) });
+    expect(off.has(3)).toBe(false);
+    expect(off.has(30)).toBe(false);
+    // Unknown types and a neutral boost change nothing.
+    expect(personalizedPageRank(g, seeds, { typeBoost: new Map([["nope", 9], ["uses", 1]]) })).toEqual(personalizedPageRank(g, seeds));
+  });
+
+  it("normalizeByDegree lets a specific node beat a well-connected one", () => {
+    // 2 is a direct neighbour with many other links; 9 sits behind 3 with no other links.
+    const edges: GraphEdge[] = [{ from: 1, to: 2, type: "uses" }, { from: 1, to: 3, type: "uses" }, { from: 3, to: 9, type: "uses" }];
+    for (let i = 100; i < 130; i++) edges.push({ from: 2, to: i, type: "uses" });
+    const g = buildGraph(edges, { hubDampening: false });
+    const s = personalizedPageRank(g, new Map([[1, 1]]));
+    expect(s.get(2)!).toBeGreaterThan(s.get(9)!);
+    const n = normalizeByDegree(g, s);
+    expect(n.get(9)!).toBeGreaterThan(n.get(2)!);
+    expect(n.get(9)).toBeCloseTo(s.get(9)! / 1);
+    expect(n.get(2)).toBeCloseTo(s.get(2)! / Math.sqrt(31));
   });
 
   it("topScores sorts by score then ascending id", () => {

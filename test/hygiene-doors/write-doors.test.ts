@@ -98,12 +98,25 @@ describe("injection screen at the write doors and quarantine", () => {
     expect(await rows(t.dbPath, "SELECT id FROM chunks")).toHaveLength(0);
   });
 
-  it("refuses a reject verdict under the default policy and writes nothing", async () => {
+  it("stores a reject verdict flagged under the default policy (a human decides), and refuses it under reject", async () => {
     t = await openTestMemory();
+    const ok = await (await t.req("POST", "/ingest/memory", { content: DOUBLE_ATTACK })).json();
+    expect(ok.flagged).toBe(true);
+    await t.close();
+    t = await openTestMemory({ INJECTION_POLICY: "reject" });
     const res = await t.req("POST", "/ingest", { title: "t", content: DOUBLE_ATTACK });
     expect(res.status).toBe(400);
     expect((await res.json()).error).toMatchObject({ code: "content_rejected", details: { verdict: "reject" } });
     expect(await rows(t.dbPath, "SELECT id FROM chunks")).toHaveLength(0);
+  });
+
+  it("stores an injection unflagged under INJECTION_POLICY=off and keeps the verdict in metadata", async () => {
+    t = await openTestMemory({ INJECTION_POLICY: "off" });
+    const w = await (await t.req("POST", "/ingest/memory", { content: ATTACK })).json();
+    expect(w.flagged).toBeUndefined();
+    const [r] = await rows(t.dbPath, "SELECT flagged, meta FROM chunks");
+    expect(Number(r.flagged)).toBe(0);
+    expect(JSON.parse(String(r.meta)).screen.verdict).toBe("quarantine");
   });
 
   it("reports the classifier posture on /health/db", async () => {
