@@ -16,7 +16,7 @@
  * Uses the static embedder when `assets/embed/` is present, else recall is
  * lexical only (said in the output).
  *
- *   npx tsx scripts/eval-graph.ts [--skip-scifact] [--vault DIR] [--queries N] [--verbose]
+ *   npx tsx scripts/eval-graph.ts [--skip-scifact] [--vault DIR] [--queries N] [--verbose] [--leg JSON]
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -46,6 +46,8 @@ async function openTemp(emb: Embedder | undefined): Promise<{ memory: Memory; di
   const dir = mkdtempSync(join(tmpdir(), "cairn-eval-graph-"));
   const config = parseConfig({ CAIRN_DB_PATH: join(dir, "cairn.db"), CAIRN_MAX_DOCS: "1000000" });
   const memory = await openMemory(config, { rssBytes: () => process.memoryUsage().rss, embedder: emb });
+  // `--leg '{"cueBoost":3}'` overrides graph-leg parameters (for tuning runs).
+  Object.assign(memory.graph.legParams, JSON.parse(option("--leg", "{}")));
   return { memory, dir };
 }
 

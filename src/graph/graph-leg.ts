@@ -29,15 +29,20 @@
 import type { GraphLeg, GraphLegInput } from "../recall/ports.ts";
 import type { Db } from "../store/db.ts";
 import type { GraphModel } from "./graph-model.ts";
-import { personalizedPageRank } from "./ppr.ts";
-import { matchQueryEntities } from "./query-entities.ts";
+import { normalizeByDegree, personalizedPageRank } from "./ppr.ts";
+import { matchEntityNames, relationCues } from "./seeds.ts";
 import type { Hop } from "./traverse.ts";
 
 /** Tunables of the leg (defaults chosen on the graph eval and SciFact train; see `src/graph/README.md`). */
 export interface GraphLegParams {
   querySeedWeight: number;
   hitSeedChunks: number;
+  /** Total seed mass of the hit entities when the query names entities (each query entity weighs `querySeedWeight`). */
   hitSeedMass: number;
+  /** Total seed mass of the hit entities when the query names none. */
+  hitSeedMassAlone: number;
+  /** Leave the top fused chunks (the seed chunks) out of the graph list. */
+  rescueOnly: boolean;
   alpha: number;
   weightWithQueryEntities: number;
   weightHitsOnly: number;
@@ -45,6 +50,10 @@ export interface GraphLegParams {
   /** Share of an entity's score given to a chunk about it (subject link) versus one that only mentions it. */
   subjectLink: number;
   mentionLink: number;
+  /** Weight multiplier of the edge types the query's words evoke (`relationCues`). */
+  cueBoost: number;
+  /** Scores are divided by degree^beta before mapping to chunks (`normalizeByDegree`). */
+  degreeBeta: number;
   /** Hop chains longer than this are not reported. */
   maxHops: number;
 }
@@ -53,11 +62,15 @@ export interface GraphLegParams {
 export const DEFAULT_GRAPH_LEG_PARAMS: Readonly<GraphLegParams> = Object.freeze({
   querySeedWeight: 1,
   hitSeedChunks: 3,
-  hitSeedMass: 0.5,
+  hitSeedMass: 0.1,
+  hitSeedMassAlone: 1,
+  rescueOnly: true,
   alpha: 0.15,
   weightWithQueryEntities: 1,
   weightHitsOnly: 0.25,
   hopTargets: 20,
+  cueBoost: 5,
+  degreeBeta: 0.5,
   subjectLink: 1,
   mentionLink: 0.25,
   maxHops: 4,
@@ -83,21 +96,22 @@ export function runGraphLeg(model: GraphModel, input: GraphLegInput, params: Gra
 
   const seeds = new Map<number, number>();
   const querySeeds: number[] = [];
-  for (const m of matchQueryEntities(input.query, (k) => model.named(k).length > 0, model.maxWords)) {
-    for (const id of model.named(m.name)) {
+  for (const name of matchEntityNames(input.query, (k) => model.named(k).length > 0, { maxWords: Math.min(8, model.maxWords) })) {
+    for (const id of model.named(name)) {
       if (!visible(id) || seeds.has(id)) continue;
       seeds.set(id, params.querySeedWeight * specificity(id));
       querySeeds.push(id);
     }
   }
   const hitSeeds: number[] = [];
-  const top = input.seedChunkIds.slice(0, params.hitSeedChunks);
+  const hitMass = querySeeds.length ? params.hitSeedMass : params.hitSeedMassAlone;
+  const top = hitMass > 0 ? input.seedChunkIds.slice(0, params.hitSeedChunks) : [];
   const rankMass = top.map((_, r) => 1 / (r + 1));
   const massTotal = rankMass.reduce((a, b) => a + b, 0);
   top.forEach((chunkId, r) => {
     const ents = [...model.entitiesOf(chunkId)].filter(visible);
     for (const id of ents) {
-      const w = (params.hitSeedMass * rankMass[r]) / massTotal / ents.length * specificity(id);
+      const w = (hitMass * rankMass[r]) / massTotal / ents.length * specificity(id);
       seeds.set(id, (seeds.get(id) ?? 0) + w);
       if (!querySeeds.includes(id) && !hitSeeds.includes(id)) hitSeeds.push(id);
     }
@@ -105,10 +119,14 @@ export function runGraphLeg(model: GraphModel, input: GraphLegInput, params: Gra
   if (seeds.size === 0) return empty;
 
   const graph = model.graph(input.atMs);
-  const scores = personalizedPageRank(graph, seeds, { alpha: params.alpha });
+  const cues = relationCues(input.query);
+  const typeBoost = new Map(cues.map((t) => [t, params.cueBoost] as const));
+  const scores = normalizeByDegree(graph, personalizedPageRank(graph, seeds, { alpha: params.alpha, typeBoost }), params.degreeBeta);
   const chunkScore = new Map<number, number>();
   const best = new Map<number, { entity: number; part: number }>();
   const isQuerySeed = new Set(querySeeds);
+  // Graph rescue (SPEC §1 item 3): the chunks the other legs already ranked on top are not re-ranked here.
+  const already = params.rescueOnly ? new Set(input.seedChunkIds) : new Set<number>();
   for (const [entityId, s] of scores) {
     if (isQuerySeed.has(entityId)) continue;
     const chunks = model.chunksOf(entityId);
@@ -116,7 +134,7 @@ export function runGraphLeg(model: GraphModel, input: GraphLegInput, params: Gra
     for (const subject of chunks.values()) total += subject ? params.subjectLink : params.mentionLink;
     if (total === 0) continue;
     for (const [c, subject] of chunks) {
-      if (!input.filter(c)) continue;
+      if (already.has(c) || !input.filter(c)) continue;
       const part = (s * (subject ? params.subjectLink : params.mentionLink)) / total;
       chunkScore.set(c, (chunkScore.get(c) ?? 0) + part);
       const b = best.get(c);
