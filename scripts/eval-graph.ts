@@ -16,9 +16,9 @@
  * Uses the static embedder when `assets/embed/` is present, else recall is
  * lexical only (said in the output).
  *
- *   npx tsx scripts/eval-graph.ts [--skip-scifact] [--vault DIR] [--queries N] [--verbose] [--leg JSON]
+ *   npx tsx scripts/eval-graph.ts [--skip-scifact] [--skip-vault] [--vault DIR] [--queries N] [--verbose] [--leg JSON] [--keep-store DIR]
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -42,8 +42,8 @@ function embedder(): Embedder | undefined {
   return existsSync(p) ? createStaticEmbedder(new Uint8Array(readFileSync(p))) : undefined;
 }
 
-async function openTemp(emb: Embedder | undefined): Promise<{ memory: Memory; dir: string }> {
-  const dir = mkdtempSync(join(tmpdir(), "cairn-eval-graph-"));
+async function openTemp(emb: Embedder | undefined, keepDir?: string): Promise<{ memory: Memory; dir: string }> {
+  const dir = keepDir ?? mkdtempSync(join(tmpdir(), "cairn-eval-graph-"));
   const config = parseConfig({ CAIRN_DB_PATH: join(dir, "cairn.db"), CAIRN_MAX_DOCS: "1000000" });
   const memory = await openMemory(config, { rssBytes: () => process.memoryUsage().rss, embedder: emb });
   // `--leg '{"cueBoost":3}'` overrides graph-leg parameters (for tuning runs).
@@ -118,13 +118,21 @@ async function scifactEval(emb: Embedder | undefined): Promise<void> {
     qrels: readFileSync(join(SCIFACT, "qrels/train.tsv"), "utf8"),
   });
   const limitQ = Number(option("--queries", String(set.queries.length)));
-  const { memory, dir } = await openTemp(emb);
+  // `--keep-store DIR` keeps the ingested SciFact store (and its chunk → doc map) in DIR and reuses it on the next run.
+  const keep = option("--keep-store", "");
+  if (keep) mkdirSync(keep, { recursive: true });
+  const mapFile = keep ? join(keep, "doc-of.json") : "";
+  const reuse = keep !== "" && existsSync(mapFile);
+  const { memory, dir } = await openTemp(emb, keep || undefined);
   try {
-    const docOf = new Map<number, string>();
+    const docOf = new Map<number, string>(reuse ? JSON.parse(readFileSync(mapFile, "utf8")) : []);
     const t0 = performance.now();
-    for (const d of set.docs) {
-      const r = await memory.ingestMarkdown({ title: d.title || d.id, content: d.text || d.title });
-      for (const c of r.chunks) docOf.set(c.id, d.id);
+    if (!reuse) {
+      for (const d of set.docs) {
+        const r = await memory.ingestMarkdown({ title: d.title || d.id, content: d.text || d.title });
+        for (const c of r.chunks) docOf.set(c.id, d.id);
+      }
+      if (keep) writeFileSync(mapFile, JSON.stringify([...docOf]));
     }
     const size = memory.graph.model.size();
     console.log(`\n## SciFact train: ${set.docs.length} docs (${docOf.size} chunks) through the markdown door in ${((performance.now() - t0) / 1000).toFixed(1)} s; ` +
@@ -147,13 +155,16 @@ async function scifactEval(emb: Embedder | undefined): Promise<void> {
     console.log("| graph leg | nDCG@10 | recall@10 |\n|---|---|---|");
     for (const k of ["on", "off"] as const) console.log(`| ${k} | ${meanOf(res[k].map((x) => x.n)).toFixed(4)} | ${meanOf(res[k].map((x) => x.r)).toFixed(4)} |`);
     console.log(`\n${n} queries; graph-ranked hits in the top 10 for ${graphFired}; mean graph_ms ${(graphMs / n).toFixed(3)}`);
+    const changed = res.on.map((x, i) => ({ i, d: (x.n ?? 0) - (res.off[i].n ?? 0) })).filter((x) => x.d !== 0);
+    console.log(`nDCG@10 changed on ${changed.length} queries: ${changed.filter((x) => x.d > 0).length} up, ${changed.filter((x) => x.d < 0).length} down`);
+    if (flag("--verbose")) for (const c of changed) console.log(`  ${set.queries[c.i].id} ${c.d > 0 ? "+" : ""}${c.d.toFixed(3)} ${set.queries[c.i].text}`);
   } finally {
     await memory.close();
-    rmSync(dir, { recursive: true, force: true });
+    if (!keep) rmSync(dir, { recursive: true, force: true });
   }
 }
 
 const emb = embedder();
 console.log(emb ? `embedder: static (${DEFAULT_STATIC_ASSET_PATH})` : `embedder: none (${DEFAULT_STATIC_ASSET_PATH} absent) — lexical + graph only`);
-await vaultEval(emb);
+if (!flag("--skip-vault")) await vaultEval(emb);
 if (!flag("--skip-scifact")) await scifactEval(emb);

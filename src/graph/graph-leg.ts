@@ -18,10 +18,12 @@
  *    seeds, of the entity's PageRank divided by its linked-chunk count (one
  *    step of the walk from entity to chunk). Seeds are left out so the leg
  *    ranks what the graph adds, not what the query already matched.
- * 4. Weight. With query entities the leg's fusion weight is
- *    `weightWithQueryEntities`; seeded only from hits it is
- *    `weightHitsOnly` (the graph then only re-ranks neighbours of what the
- *    other legs found).
+ * 4. Weight: how far the engine should trust the leg for this query. A
+ *    relational question — it names entities, and an edge of a type its
+ *    words evoke lies within `cueRadius` hops of them — weighs
+ *    `weightRelational` (high: the answer is a neighbour, often sharing no
+ *    word with the query); entities without such an edge weigh
+ *    `weightWithQueryEntities`; seeded only from hits, `weightHitsOnly`.
  * 5. Hops. For the best `hopTargets` chunks, the shortest current-edge
  *    chain from a seed to the chunk's best-scored entity, as SPEC §2.6
  *    graph hops `{from:{id,name}, relation, to:{id,name}}`.
@@ -29,7 +31,7 @@
 import type { GraphLeg, GraphLegInput } from "../recall/ports.ts";
 import type { Db } from "../store/db.ts";
 import type { GraphModel } from "./graph-model.ts";
-import { normalizeByDegree, personalizedPageRank } from "./ppr.ts";
+import { personalizedPageRank } from "./ppr.ts";
 import { matchEntityNames, relationCues } from "./seeds.ts";
 import type { Hop } from "./traverse.ts";
 
@@ -44,16 +46,26 @@ export interface GraphLegParams {
   /** Leave the top fused chunks (the seed chunks) out of the graph list. */
   rescueOnly: boolean;
   alpha: number;
+  /** Fusion weight when the query names entities and an edge type it evokes lies near them (a relational question). */
+  weightRelational: number;
+  /** Fusion weight when the query names entities but evokes no edge type found near them. */
   weightWithQueryEntities: number;
+  /** Fusion weight when only the top hits seed the walk. */
   weightHitsOnly: number;
+  /** Hops from the query entities searched for an edge of an evoked type. */
+  cueRadius: number;
   hopTargets: number;
   /** Share of an entity's score given to a chunk about it (subject link) versus one that only mentions it. */
   subjectLink: number;
   mentionLink: number;
   /** Weight multiplier of the edge types the query's words evoke (`relationCues`). */
   cueBoost: number;
-  /** Scores are divided by degree^beta before mapping to chunks (`normalizeByDegree`). */
+  /** Scores are divided by degree^beta before mapping to chunks (as `normalizeByDegree`). */
   degreeBeta: number;
+  /** Push-solver residual threshold (`personalizedPageRank` epsilon). */
+  epsilon: number;
+  /** Only this many best-scored entities are mapped to chunks. */
+  topEntities: number;
   /** Hop chains longer than this are not reported. */
   maxHops: number;
 }
@@ -66,11 +78,15 @@ export const DEFAULT_GRAPH_LEG_PARAMS: Readonly<GraphLegParams> = Object.freeze(
   hitSeedMassAlone: 1,
   rescueOnly: true,
   alpha: 0.15,
-  weightWithQueryEntities: 1,
+  weightRelational: 2,
+  weightWithQueryEntities: 0.5,
   weightHitsOnly: 0.25,
+  cueRadius: 2,
   hopTargets: 20,
   cueBoost: 5,
   degreeBeta: 0.5,
+  epsilon: 1e-4,
+  topEntities: 256,
   subjectLink: 1,
   mentionLink: 0.25,
   maxHops: 4,
@@ -83,11 +99,13 @@ export interface GraphLegResult {
   weight: number;
   querySeeds: number[];
   hitSeeds: number[];
+  /** True when an edge of a type the query evokes lies within `cueRadius` hops of a query entity. */
+  relational: boolean;
 }
 
 /** Runs the leg once; `runGraphLeg` is the pure-ish core, `createGraphLeg` the engine seam. */
 export function runGraphLeg(model: GraphModel, input: GraphLegInput, params: GraphLegParams = DEFAULT_GRAPH_LEG_PARAMS): GraphLegResult {
-  const empty = { ids: [], hops: new Map(), weight: 0, querySeeds: [], hitSeeds: [] };
+  const empty = { ids: [], hops: new Map(), weight: 0, querySeeds: [], hitSeeds: [], relational: false };
   const visible = (entityId: number) => {
     for (const c of model.chunksOf(entityId).keys()) if (input.filter(c)) return true;
     return false;
@@ -121,30 +139,85 @@ export function runGraphLeg(model: GraphModel, input: GraphLegInput, params: Gra
   const graph = model.graph(input.atMs);
   const cues = relationCues(input.query);
   const typeBoost = new Map(cues.map((t) => [t, params.cueBoost] as const));
-  const scores = normalizeByDegree(graph, personalizedPageRank(graph, seeds, { alpha: params.alpha, typeBoost }), params.degreeBeta);
-  const chunkScore = new Map<number, number>();
-  const best = new Map<number, { entity: number; part: number }>();
+  const ppr = personalizedPageRank(graph, seeds, { alpha: params.alpha, typeBoost, epsilon: params.epsilon });
+  // Rank entities by degree-normalised score (as `normalizeByDegree`); only the best `topEntities` are mapped to chunks.
   const isQuerySeed = new Set(querySeeds);
+  const entIds: number[] = [];
+  const entScore: number[] = [];
+  for (const [id, p] of ppr) {
+    if (isQuerySeed.has(id)) continue;
+    entIds.push(id);
+    entScore.push(p / Math.max(1, graph.degree[graph.index.get(id)!]) ** params.degreeBeta);
+  }
+  const order = topIndices(entScore, entIds, params.topEntities);
+  const share = (entityId: number, subject: boolean, s: number, total: number) => (s * (subject ? params.subjectLink : params.mentionLink)) / total;
   // Graph rescue (SPEC §1 item 3): the chunks the other legs already ranked on top are not re-ranked here.
   const already = params.rescueOnly ? new Set(input.seedChunkIds) : new Set<number>();
-  for (const [entityId, s] of scores) {
-    if (isQuerySeed.has(entityId)) continue;
-    const chunks = model.chunksOf(entityId);
-    let total = 0;
-    for (const subject of chunks.values()) total += subject ? params.subjectLink : params.mentionLink;
+  const chunkScore = new Map<number, number>();
+  const entityScore = new Map<number, number>();
+  for (const i of order) {
+    const entityId = entIds[i], s = entScore[i];
+    const total = model.linkWeight(entityId, params.subjectLink, params.mentionLink);
     if (total === 0) continue;
-    for (const [c, subject] of chunks) {
+    entityScore.set(entityId, s);
+    for (const [c, subject] of model.chunksOf(entityId)) {
       if (already.has(c) || !input.filter(c)) continue;
-      const part = (s * (subject ? params.subjectLink : params.mentionLink)) / total;
-      chunkScore.set(c, (chunkScore.get(c) ?? 0) + part);
-      const b = best.get(c);
-      if (b === undefined || part > b.part || (part === b.part && entityId < b.entity)) best.set(c, { entity: entityId, part });
+      chunkScore.set(c, (chunkScore.get(c) ?? 0) + share(entityId, subject, s, total));
     }
   }
   const ids = [...chunkScore.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, Math.max(0, input.limit)).map(([id]) => id);
+  // The entity that gave each reported chunk the most, for its hop chain.
+  const bestEntity = (c: number): number => {
+    let best = -1, bestPart = -1;
+    for (const e of model.entitiesOf(c)) {
+      const s = entityScore.get(e);
+      if (s === undefined) continue;
+      const part = share(e, model.chunksOf(e).get(c) === true, s, model.linkWeight(e, params.subjectLink, params.mentionLink));
+      if (part > bestPart || (part === bestPart && e < best)) [best, bestPart] = [e, part];
+    }
+    return best;
+  };
   const sources = querySeeds.length ? querySeeds : hitSeeds;
-  const hops = hopChains(model, sources, ids.slice(0, params.hopTargets).map((id) => [id, best.get(id)!.entity]), params.maxHops, input.atMs);
-  return { ids, hops, weight: querySeeds.length ? params.weightWithQueryEntities : params.weightHitsOnly, querySeeds, hitSeeds };
+  const hops = hopChains(model, sources, ids.slice(0, params.hopTargets).map((id) => [id, bestEntity(id)]), params.maxHops, input.atMs);
+  const relational = querySeeds.length > 0 && cues.length > 0 && cuesNear(model, querySeeds, new Set(cues), params.cueRadius, input.atMs);
+  const weight = !querySeeds.length ? params.weightHitsOnly : relational ? params.weightRelational : params.weightWithQueryEntities;
+  return { ids, hops, weight, querySeeds, hitSeeds, relational };
+}
+
+const HOP_SEARCH_CAP = 4096;
+
+/** Indices of the `k` highest scores (ties by ascending id), best first; a native numeric sort finds the cut-off first. */
+function topIndices(scores: readonly number[], ids: readonly number[], k: number): number[] {
+  if (scores.length === 0 || k <= 0) return [];
+  let cut = -Infinity;
+  if (scores.length > k) {
+    const sorted = Float64Array.from(scores).sort();
+    cut = sorted[sorted.length - k];
+  }
+  const picked: number[] = [];
+  for (let i = 0; i < scores.length; i++) if (scores[i] >= cut) picked.push(i);
+  return picked.sort((a, b) => scores[b] - scores[a] || ids[a] - ids[b]).slice(0, k);
+}
+
+/** True when an edge of one of `types` touches a node within `radius` hops of the sources (bounded like the hop search). */
+function cuesNear(model: GraphModel, sources: readonly number[], types: ReadonlySet<string>, radius: number, atMs?: number): boolean {
+  const seen = new Set(sources);
+  let frontier = [...sources];
+  for (let depth = 0; depth < radius && frontier.length && seen.size < HOP_SEARCH_CAP; depth++) {
+    const next: number[] = [];
+    for (const u of frontier) {
+      for (const e of model.edgesAt(u, atMs)) {
+        if (types.has(e.type)) return true;
+        const v = e.from === u ? e.to : e.from;
+        if (!seen.has(v)) {
+          seen.add(v);
+          next.push(v);
+        }
+      }
+    }
+    frontier = next;
+  }
+  return false;
 }
 
 /** Shortest edge chains from any source to each target (breadth-first, deterministic neighbour order). */
@@ -156,9 +229,11 @@ function hopChains(model: GraphModel, sources: readonly number[], targets: [numb
   let frontier = [...sources].sort((a, b) => a - b);
   for (const s of frontier) parent.set(s, null);
   let found = 0;
-  for (let depth = 0; depth < maxHops && frontier.length && found < want.size; depth++) {
+  // The walk stops at `maxHops` or after HOP_SEARCH_CAP nodes, so a mega-hub near the seeds cannot make it scan the graph.
+  for (let depth = 0; depth < maxHops && frontier.length && found < want.size && parent.size < HOP_SEARCH_CAP; depth++) {
     const next: number[] = [];
     for (const u of frontier) {
+      if (parent.size >= HOP_SEARCH_CAP) break;
       const es = model.edgesAt(u, atMs).sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0) || a.id - b.id);
       for (const e of es) {
         const v = e.from === u ? e.to : e.from;

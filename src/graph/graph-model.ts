@@ -68,6 +68,8 @@ export class GraphModel implements IndexHooks {
   /** Entity → its chunks, each flagged true when the chunk is about the entity (a subject link). */
   private readonly chunksOfEntity = new Map<number, Map<number, boolean>>();
   private readonly entitiesOfChunk = new Map<number, Set<number>>();
+  /** Per entity: how many of its chunk links are subject links and how many are mentions. */
+  private readonly linkCounts = new Map<number, { subject: number; mention: number }>();
   private readonly pending = new Map<number, { hash: string; delta: GraphDelta }>();
   private version = 0;
   private currentCount = 0;
@@ -112,7 +114,15 @@ export class GraphModel implements IndexHooks {
   removed(id: number): void {
     const ents = this.entitiesOfChunk.get(id);
     if (ents === undefined) return;
-    for (const e of ents) this.chunksOfEntity.get(e)?.delete(id);
+    for (const e of ents) {
+      const cs = this.chunksOfEntity.get(e);
+      const subject = cs?.get(id);
+      if (subject === undefined) continue;
+      cs!.delete(id);
+      const n = this.linkCounts.get(e)!;
+      if (subject) n.subject--;
+      else n.mention--;
+    }
     this.entitiesOfChunk.delete(id);
     this.removedSince = true;
   }
@@ -148,6 +158,7 @@ export class GraphModel implements IndexHooks {
       else this.byName.delete(e.name);
       for (const c of this.chunksOfEntity.get(id)?.keys() ?? []) this.entitiesOfChunk.get(c)?.delete(id);
       this.chunksOfEntity.delete(id);
+      this.linkCounts.delete(id);
       for (const edgeId of this.touching.get(id) ?? []) {
         const edge = this.edges.get(edgeId);
         if (edge === undefined) continue;
@@ -177,6 +188,12 @@ export class GraphModel implements IndexHooks {
   /** Chunks linked to an entity, each with its subject flag. */
   chunksOf(entityId: number): ReadonlyMap<number, boolean> {
     return this.chunksOfEntity.get(entityId) ?? EMPTY;
+  }
+
+  /** The summed link weight of an entity's chunks: subject links weigh `subjectW`, mentions `mentionW`. */
+  linkWeight(entityId: number, subjectW: number, mentionW: number): number {
+    const n = this.linkCounts.get(entityId);
+    return n === undefined ? 0 : n.subject * subjectW + n.mention * mentionW;
   }
 
   /** Entities linked to a chunk. */
@@ -251,7 +268,15 @@ export class GraphModel implements IndexHooks {
   private link({ entityId, chunkId, subject }: EntityChunkLink): void {
     let cs = this.chunksOfEntity.get(entityId);
     if (!cs) this.chunksOfEntity.set(entityId, (cs = new Map()));
-    cs.set(chunkId, subject || cs.get(chunkId) === true);
+    const had = cs.get(chunkId);
+    const now = subject || had === true;
+    cs.set(chunkId, now);
+    let n = this.linkCounts.get(entityId);
+    if (!n) this.linkCounts.set(entityId, (n = { subject: 0, mention: 0 }));
+    if (had === true) n.subject--;
+    else if (had === false) n.mention--;
+    if (now) n.subject++;
+    else n.mention++;
     let es = this.entitiesOfChunk.get(chunkId);
     if (!es) this.entitiesOfChunk.set(chunkId, (es = new Set()));
     es.add(entityId);

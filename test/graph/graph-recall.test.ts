@@ -89,6 +89,19 @@ describe("graph leg in recall", () => {
   });
 });
 
+describe("graph leg as of a past time (SPEC §4.1 at, §4.6)", () => {
+  it("walks only the edges the store held at `at`", async () => {
+    let now = Date.parse("2025-03-01T00:00:00Z");
+    t = await openTestMemory({}, { clock: () => new Date(now) });
+    await seed();
+    now += 3_600_000;
+    await t.req("POST", "/ingest", { title: "Ops", content: "Ops note.", relations: [{ from: "Ledger", to: "Garden", type: "depends_on" }] });
+    const found = async (at?: string) => ((await recall({ query: QUERY, ...(at ? { at } : {}) })).hits as Hit[]).filter((h) => h.source === "graph").map((h) => h.id);
+    expect(await found()).toEqual(expect.arrayContaining([ids.Granite, ids.Garden]));
+    expect(await found("2025-03-01T00:30:00Z")).toEqual([ids.Granite]);
+  });
+});
+
 describe("graph leg switches and persistence", () => {
   it("CAIRN_RECALL_GRAPH_ENABLED=false kills the leg process-wide, even when a request asks for it", async () => {
     t = await openTestMemory({ CAIRN_RECALL_GRAPH_ENABLED: "false" });

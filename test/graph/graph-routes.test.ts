@@ -168,6 +168,7 @@ describe("GET /graph/traverse bounds (SPEC §4.6, §8)", () => {
       { from: { id: ids["Night Owls"], name: "Night Owls" }, relation: "on_call_for", to: { id: ids.Ledger, name: "Ledger" } },
     ]);
     expect((await json(t.req("GET", "/graph/traverse?start=priya"))).paths).toBeUndefined();
+    expect((await json(t.req("GET", "/graph/entity/night%20OWLS"))).entity).toMatchObject({ name: "Night Owls", id: ids["Night Owls"] });
     expect((await t.req("GET", "/graph/traverse?start=nobody")).status).toBe(404);
     expect((await json(t.req("GET", "/graph/traverse"))).error.code).toBe("name_invalid");
   });
