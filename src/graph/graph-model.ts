@@ -23,7 +23,7 @@
 import type { Chunk } from "../core/types.ts";
 import type { IndexHooks } from "../ingest/ports.ts";
 import type { Db } from "../store/db.ts";
-import { domainNames, loadGraphDump } from "../store/graph-read.ts";
+import { domainNames, scanGraph } from "../store/graph-read.ts";
 import type { EdgeRow, EntityChunkLink, EntityRow } from "../store/graph-rows.ts";
 import type { GraphDelta } from "./graph-delta.ts";
 import { buildGraph, type PprGraph } from "./ppr.ts";
@@ -52,6 +52,8 @@ export interface EdgeNode {
 export interface GraphModelOptions {
   /** Largest current-edge count rebuilt inside a query. Default 20,000. */
   syncRebuildEdges?: number;
+  /** Rows per page when loading from the store. Default 10,000. */
+  pageSize?: number;
   /** Runs a deferred rebuild; default `setTimeout(fn, 0)`. */
   schedule?: (fn: () => void) => void;
 }
@@ -89,10 +91,7 @@ export class GraphModel implements IndexHooks {
   /** Loads everything from the store and builds the current CSR. */
   static async load(db: Db, opts: GraphModelOptions = {}): Promise<GraphModel> {
     const m = new GraphModel(opts);
-    const dump = await loadGraphDump(db.client);
-    for (const e of dump.entities) m.putEntity(e);
-    for (const e of dump.edges) m.putEdge(e);
-    for (const l of dump.links) m.link(l);
+    await scanGraph(db.client, { entity: (e) => m.putEntity(e), edge: (e) => m.putEdge(e), link: (l) => m.link(l) }, opts.pageSize);
     m.rebuild();
     return m;
   }

@@ -79,23 +79,38 @@ export async function edgeById(ex: Exec, id: number): Promise<EdgeRow | undefine
   return rs.rows.length ? edgeFromRow(rs.rows[0] as unknown as Record<string, unknown>) : undefined;
 }
 
-/** Everything the in-memory recall graph is built from, in id order. */
-export interface GraphDump {
-  entities: EntityRow[];
-  edges: EdgeRow[];
-  links: EntityChunkLink[];
-}
-
-/** Loads every entity, every edge version and every entity–chunk link. */
-export async function loadGraphDump(ex: Exec): Promise<GraphDump> {
-  const ents = await ex.execute("SELECT id, domain, name, display_name, type FROM entities ORDER BY id");
-  const edges = await ex.execute(`SELECT ${EDGE_COLS} FROM relations ORDER BY id`);
-  const links = await ex.execute("SELECT entity_id, chunk_id, subject FROM entity_chunks ORDER BY entity_id, chunk_id");
-  return {
-    entities: ents.rows.map((r) => entityFromRow(r as unknown as Record<string, unknown>)),
-    edges: edges.rows.map((r) => edgeFromRow(r as unknown as Record<string, unknown>)),
-    links: links.rows.map((r) => ({ entityId: Number(r.entity_id), chunkId: Number(r.chunk_id), subject: Number(r.subject) === 1 })),
-  };
+/**
+ * Reads everything the in-memory recall graph is built from — entities,
+ * every edge version, entity–chunk links — in pages of `pageSize` rows by
+ * key order, so a large graph never sits in memory twice as raw rows.
+ */
+export async function scanGraph(ex: Exec, sink: {
+  entity(e: EntityRow): void;
+  edge(e: EdgeRow): void;
+  link(l: EntityChunkLink): void;
+}, pageSize = 10_000): Promise<void> {
+  for (let after = 0; ;) {
+    const rs = await ex.execute({ sql: "SELECT id, domain, name, display_name, type FROM entities WHERE id > ? ORDER BY id LIMIT ?", args: [after, pageSize] });
+    for (const r of rs.rows) sink.entity(entityFromRow(r as unknown as Record<string, unknown>));
+    if (rs.rows.length < pageSize) break;
+    after = Number(rs.rows[rs.rows.length - 1].id);
+  }
+  for (let after = 0; ;) {
+    const rs = await ex.execute({ sql: `SELECT ${EDGE_COLS} FROM relations WHERE id > ? ORDER BY id LIMIT ?`, args: [after, pageSize] });
+    for (const r of rs.rows) sink.edge(edgeFromRow(r as unknown as Record<string, unknown>));
+    if (rs.rows.length < pageSize) break;
+    after = Number(rs.rows[rs.rows.length - 1].id);
+  }
+  for (let afterE = 0, afterC = 0; ;) {
+    const rs = await ex.execute({
+      sql: `SELECT entity_id, chunk_id, subject FROM entity_chunks WHERE (entity_id, chunk_id) > (?, ?) ORDER BY entity_id, chunk_id LIMIT ?`,
+      args: [afterE, afterC, pageSize],
+    });
+    for (const r of rs.rows) sink.link({ entityId: Number(r.entity_id), chunkId: Number(r.chunk_id), subject: Number(r.subject) === 1 });
+    if (rs.rows.length < pageSize) break;
+    const last = rs.rows[rs.rows.length - 1];
+    [afterE, afterC] = [Number(last.entity_id), Number(last.chunk_id)];
+  }
 }
 
 /** Names of the registered domains. */
