@@ -19,3 +19,11 @@ export { createApp } from "./src/http/app.ts";
 export type { AppOptions } from "./src/http/options.ts";
 export { bootServer } from "./src/server.ts";
 export type { BootedServer } from "./src/server.ts";
+// --- auth, authorization and limits (issue 8) ---
+export type { Principal, PrincipalKind } from "./src/auth/principal.ts";
+export type { Gate } from "./src/authz/gate.ts";
+export { decide, assertDomainAdmin } from "./src/authz/oracle.ts";
+export type { Verdict, VerdictKind, VerdictReason } from "./src/authz/oracle.ts";
+export { ROLE_PRESETS, canReadPii, hasPermission } from "./src/authz/roles.ts";
+export { GATES, PUBLIC_ROUTES } from "./src/http/gates.ts";
+export type { ErasureNotice } from "./src/outbound/erasure-webhook.ts";

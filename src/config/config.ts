@@ -3,6 +3,7 @@
  * expanded once at boot into this fully-defaulted shape by `parseConfig`.
  * No other module reads the environment (STYLE rule 4).
  */
+import type { AuthConfig, OutboundSettings, RateLimitConfig, WatchdogConfig } from "./security-config.ts";
 import type { InjectionPolicy } from "../hygiene/injection-policy.ts";
 
 /** Write posture (SPEC §1). */
@@ -49,6 +50,14 @@ export interface Config {
   embedModelDir?: string;
   /** Optional ONNX cross-encoder directory for the rerank tier (`CAIRN_RERANK_MODEL_DIR`). */
   rerankModelDir?: string;
+  /** Credentials and RBAC posture (SPEC §5). */
+  auth: AuthConfig;
+  /** Per-IP request budget (SPEC §8). */
+  rateLimit: RateLimitConfig;
+  /** Connection and RSS watchdogs (SPEC §8). */
+  watchdog: WatchdogConfig;
+  /** Opt-in outbound webhooks (SPEC §1 item 10, §6). */
+  outbound: OutboundSettings;
   /** Every raw variable this project knows, for features that parse their own rows. */
   raw: Readonly<Record<string, string | undefined>>;
 }

@@ -6,6 +6,7 @@
  */
 import type { Config } from "./config.ts";
 import { parseSkipPatterns } from "../hygiene/skip-patterns.ts";
+import { parseSecurityConfig } from "./security-config.ts";
 import { ConfigError, readBool, readEnum, readInt, readString } from "./read-var.ts";
 
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/;
@@ -55,6 +56,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     embedKind: readEnum(env, "CAIRN_EMBED_KIND", ["static", "model2vec", "onnx", "none"] as const, "static"),
     embedModelDir: readString(env, "CAIRN_EMBED_MODEL_DIR"),
     rerankModelDir: readString(env, "CAIRN_RERANK_MODEL_DIR"),
+    ...parseSecurityConfig(env, { loopback: isLoopbackAddr(bindAddr), bindPublic }),
     raw: { ...env },
   };
 }

@@ -8,6 +8,7 @@ import { chunkIdsInDomain } from "../store/chunks.ts";
 import { domainExists, dropDomainRows, insertDomain, listDomainsWithCounts, vacuum } from "../store/domains.ts";
 import { graphTotals } from "../store/graph-rows.ts";
 import { deleteVectors } from "../store/vectors.ts";
+import type { TxHook } from "../ingest/ports.ts";
 import { GLOBAL_DOMAIN, normalizeDomainName } from "./domain-name.ts";
 
 /** One domain listing entry (SPEC §2.5). */
@@ -29,7 +30,7 @@ export interface DomainService {
 }
 
 /** Builds the domain service; `onDropped` lets indexes forget dropped chunk ids. */
-export function createDomainService(db: Db, clock: () => Date, onDropped: (ids: number[]) => void): DomainService {
+export function createDomainService(db: Db, clock: () => Date, onDropped: (ids: number[]) => void, txHooks: readonly TxHook[] = []): DomainService {
   const list = async (): Promise<DomainEntry[]> => {
     const rows = await listDomainsWithCounts(db.client);
     const totals = await graphTotals(db.client);
@@ -56,7 +57,10 @@ export function createDomainService(db: Db, clock: () => Date, onDropped: (ids: 
       const ids = await chunkIdsInDomain(db.client, name);
       const removed = await db.write(async (tx) => {
         await deleteVectors(tx, ids);
-        return dropDomainRows(tx, name);
+        const n = await dropDomainRows(tx, name);
+        // The drop is a governed deletion: its audit row commits with it (SPEC §1 item 5).
+        for (const h of txHooks) await h(tx, { action: "domain_drop", detail: { domain: name, entries_removed: n } });
+        return n;
       });
       onDropped(ids);
       await vacuum(db.client);

@@ -41,7 +41,7 @@ export function maskNonProse(text: string): string {
   const blank = (m: string) => m.replace(/[^\n]/g, " ");
   return text
     .replace(/^(```|~~~)[^\n]*\n[\s\S]*?(?:^\1[^\n]*$|(?![\s\S]))/gm, blank)
-    .replace(/\[\[[^\]\n]*\]\]/g, blank)
+    .replace(/\[\[[^[\]\n]{0,400}\]\]/g, blank)
     .replace(/\bhttps?:\/\/[^\s)>\]]+/g, blank);
 }
 
@@ -50,12 +50,16 @@ export function findMentions(text: string): Mention[] {
   const src = maskNonProse(text);
   const out: Mention[] = [];
   let i = 0;
+  let nl = -1; // next newline at or after i (cached so scanning stays linear)
   while (i < src.length) {
     const c = src[i];
     if (c === "`") {
       const close = src.indexOf("`", i + 1);
-      const nl = src.indexOf("\n", i + 1);
-      if (close > i + 1 && (nl === -1 || close < nl)) {
+      if (nl < i + 1) {
+        nl = src.indexOf("\n", i + 1);
+        if (nl === -1) nl = src.length;
+      }
+      if (close > i + 1 && close < nl) {
         const name = cleanEntityName(src.slice(i + 1, close));
         if (name !== null) out.push({ name, start: i, end: close + 1 });
         i = close + 1;

@@ -87,6 +87,9 @@ export interface PushScratch {
   seen: Uint8Array;
   queue: Int32Array;
   touched: Int32Array;
+  /** Per-node push threshold `epsilon × max(1, degree)`, for `thresholdEps`. */
+  threshold: Float64Array;
+  thresholdEps: number;
 }
 
 const DEFAULT_TAXONOMY = ["tagged_with", "alias_of"] as const;

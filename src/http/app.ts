@@ -5,8 +5,6 @@
  * 413; unknown paths are probe-blind 404s.
  */
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
-import { MemoryError } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
 import type { Memory } from "../memory.ts";
 import { DEPRECATED_ROUTES, DEPRECATION_VALUE } from "./deprecation.ts";
@@ -20,12 +18,13 @@ import { toErrorResponse } from "./status.ts";
 import { writeDoorRoutes } from "./routes/write-doors.ts";
 import { recallRoutes } from "./routes/recall.ts";
 import { graphRoutes } from "./routes/graph.ts";
+import { installGuard } from "./guard.ts";
+import { opsRoutes } from "./routes/ops.ts";
 
 export type { AppOptions } from "./options.ts";
 
-/** SPEC §8: request body limit. */
-export const MAX_REQUEST_SIZE = 1024 * 1024;
-
+/** SPEC §8: request body limit (enforced by the guard). */
+export { MAX_REQUEST_SIZE } from "./guard.ts";
 
 /** Builds the app for one Memory. */
 export function createApp(memory: Memory, opts: AppOptions): Hono {
@@ -35,9 +34,8 @@ export function createApp(memory: Memory, opts: AppOptions): Hono {
     c.res.headers.set("X-Api-Version", VERSION);
     if (DEPRECATED_ROUTES.has(`${c.req.method} ${c.req.path}`)) c.res.headers.set("Deprecation", DEPRECATION_VALUE);
   });
-  app.use("*", deadline(memory.config.requestDeadlineMs));
-  // SPEC §7: a body over 1 MiB is a bare 413 with no envelope.
-  app.use("*", bodyLimit({ maxSize: MAX_REQUEST_SIZE, onError: (c) => c.body(null, 413) }));
+  // Issue 8: rate limit, deadline, body limit, authentication and the deny-by-default gate (rows in src/http/gates.ts).
+  installGuard(app, memory);
 
   coreRoutes(app, memory, opts);
   ingestRoutes(app, memory);
@@ -53,6 +51,7 @@ export function createApp(memory: Memory, opts: AppOptions): Hono {
   // governance routes (issue 6) register here
   // ump routes (issue 7) register here
   // auth and ops routes (issue 8) register here
+  opsRoutes(app, memory);
 
   app.notFound((c) => c.json({ error: { code: "not_found", message: "not found" } }, 404));
   app.onError((err, c) => {
@@ -60,18 +59,4 @@ export function createApp(memory: Memory, opts: AppOptions): Hono {
     return c.json(body, status as 400);
   });
   return app;
-}
-
-function deadline(ms: number) {
-  return async (c: { res: Response }, next: () => Promise<void>) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new MemoryError("deadline_exceeded", `request exceeded the ${ms / 1000} s deadline`)), ms);
-    });
-    try {
-      await Promise.race([next(), expired]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
 }

@@ -1,12 +1,26 @@
 /**
- * Reads the authenticated principal from the Hono context (set by the auth
- * middleware under the key `principal`). Until a principal is present, the
- * read seam redacts (no `pii:read`).
+ * The authenticated principal on the Hono context. The guard middleware
+ * (`guard.ts`) sets it as `c.get("principal")` on every non-public route;
+ * routes read it for the read seam (`pii:read`), UMP scope checks
+ * (`forbidden_scope`) and per-operation capability checks.
  */
 import type { Context } from "hono";
+import type { Principal } from "../auth/principal.ts";
+import { canReadPii } from "../authz/roles.ts";
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** Set by the guard on every authenticated request (absent on the three public routes). */
+    principal: Principal;
+  }
+}
+
+/** The request's principal, or undefined on a public route. */
+export function principalOf(c: Context): Principal | undefined {
+  return c.get("principal");
+}
 
 /** True when the caller holds `pii:read` (SPEC §1 read seam). */
 export function piiReadOf(c: Context): boolean {
-  const p = (c.get as (k: string) => unknown)("principal") as { roles?: string[]; permissions?: string[] } | undefined;
-  return Boolean(p && (p.roles?.includes("pii:read") || p.permissions?.includes("pii:read")));
+  return canReadPii(principalOf(c));
 }

@@ -54,21 +54,32 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * Bindings the adapter hands the app as `c.env`: the socket peer address, set
+ * from the connection itself (never from a header), so clients cannot spoof it.
+ */
+export interface PeerBindings {
+  remoteAddr?: string;
+}
+
 /** Serves a fetch handler on hostname:port (port 0 only in tests: the CLI refuses it at config). */
 export async function serveFetch(
-  fetch: (req: Request, info?: unknown) => Response | Promise<Response>,
+  fetch: (req: Request, env: PeerBindings) => Response | Promise<Response>,
   opts: { hostname: string; port: number },
 ): Promise<RunningServer> {
   if (isDeno) {
     let resolvePort: (p: number) => void;
     const ready = new Promise<number>((r) => (resolvePort = r));
-    const server = g.Deno.serve({ hostname: opts.hostname, port: opts.port, onListen: (a: { port: number }) => resolvePort(a.port) }, fetch);
+    const handler = (req: Request, info: { remoteAddr?: { hostname?: string } }) => fetch(req, { remoteAddr: info?.remoteAddr?.hostname });
+    const server = g.Deno.serve({ hostname: opts.hostname, port: opts.port, onListen: (a: { port: number }) => resolvePort(a.port) }, handler);
     const port = await ready;
     return { port, close: () => server.shutdown() };
   }
   const { serve } = await import("@hono/node-server");
+  // deno-lint-ignore no-explicit-any
+  const handler = (req: Request, env: any) => fetch(req, { remoteAddr: env?.incoming?.socket?.remoteAddress });
   return await new Promise<RunningServer>((resolve, reject) => {
-    const server = serve({ fetch, hostname: opts.hostname, port: opts.port }, (info: { port: number }) => {
+    const server = serve({ fetch: handler, hostname: opts.hostname, port: opts.port }, (info: { port: number }) => {
       resolve({
         port: info.port,
         close: () => new Promise<void>((r) => server.close(() => r())),
@@ -76,6 +87,34 @@ export async function serveFetch(
     });
     server.on("error", reject);
   });
+}
+
+/** Reads a secret file's text and permission bits (for the owner-only check, SPEC §5 item 1). */
+export async function readSecretFile(path: string): Promise<{ text: string; mode: number }> {
+  if (isDeno) {
+    const st = await g.Deno.stat(path);
+    return { text: await g.Deno.readTextFile(path), mode: (st.mode ?? 0) & 0o777 };
+  }
+  const fs = await import("node:fs/promises");
+  const st = await fs.stat(path);
+  return { text: await fs.readFile(path, "utf8"), mode: st.mode & 0o777 };
+}
+
+/** Every IPv4 and IPv6 address of a host name (the outbound client's DNS port). */
+export async function resolveHost(host: string): Promise<string[]> {
+  if (isDeno) {
+    const out: string[] = [];
+    for (const t of ["A", "AAAA"]) out.push(...await g.Deno.resolveDns(host, t).catch(() => []));
+    return out;
+  }
+  const dns = await import("node:dns/promises");
+  return (await dns.lookup(host, { all: true })).map((a: { address: string }) => a.address);
+}
+
+/** Ends the process (the RSS watchdog under CAIRN_RSS_RESTART=1). */
+export function exitProcess(code: number): void {
+  if (isDeno) g.Deno.exit(code);
+  else g.process.exit(code);
 }
 
 /** Calls `fn` on SIGINT/SIGTERM. */

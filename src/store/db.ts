@@ -17,6 +17,8 @@ export class Db {
   /** True for a local file database, false for a remote libSQL server. */
   readonly local: boolean;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Optional observer of the write slot (`/metrics` lock-wait and busy-error series). */
+  observer?: { lockWait(ms: number): void; busy(): void };
 
   constructor(client: Client, local: boolean) {
     this.client = client;
@@ -25,13 +27,23 @@ export class Db {
 
   /** Runs `fn` inside one write transaction; rolls back on any throw. */
   write<T>(fn: (tx: Exec) => Promise<T>): Promise<T> {
+    const queued = performance.now();
     const run = async (): Promise<T> => {
-      const tx: Transaction = await this.client.transaction("write");
+      let tx: Transaction;
+      try {
+        tx = await this.client.transaction("write");
+      } catch (e) {
+        if (isBusy(e)) this.observer?.busy();
+        throw e;
+      }
+      // Lock wait: queued behind our own writers plus acquiring the database's write lock.
+      this.observer?.lockWait(performance.now() - queued);
       try {
         const out = await fn(tx);
         await tx.commit();
         return out;
       } catch (e) {
+        if (isBusy(e)) this.observer?.busy();
         if (!tx.closed) await tx.rollback().catch(() => {});
         throw e;
       } finally {
@@ -52,4 +64,10 @@ export class Db {
   close(): void {
     this.client.close();
   }
+}
+
+// SQLITE_BUSY (and its extended codes) from a local file or a remote server.
+function isBusy(e: unknown): boolean {
+  const code = (e as { code?: unknown })?.code;
+  return (typeof code === "string" && code.startsWith("SQLITE_BUSY")) || /SQLITE_BUSY|database is locked/i.test(String((e as Error)?.message ?? ""));
 }

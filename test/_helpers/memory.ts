@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { parseConfig } from "../../src/config/parse-config.ts";
 import { createApp } from "../../src/http/app.ts";
 import { openMemory, type Memory, type MemoryPorts } from "../../src/memory.ts";
+import { readSecretFile } from "../../src/runtime/platform.ts";
 
 /** An opened test memory with its app. */
 export interface TestMemory {
@@ -12,8 +13,8 @@ export interface TestMemory {
   dbPath: string;
   memory: Memory;
   app: ReturnType<typeof createApp>;
-  /** JSON request helper over app.request. */
-  req(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** JSON request helper over app.request; the socket peer defaults to 127.0.0.1 (as the runtime adapter would pass it). */
+  req(method: string, path: string, body?: unknown, headers?: Record<string, string>, peer?: string): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -29,16 +30,16 @@ export function tempDir(prefix = "cairn-test-"): string {
 export async function openTestMemory(env: Record<string, string> = {}, ports: Partial<MemoryPorts> = {}, dir = tempDir()): Promise<TestMemory> {
   const dbPath = join(dir, "cairn.db");
   const config = parseConfig({ CAIRN_DB_PATH: dbPath, ...env });
-  const memory = await openMemory(config, { rssBytes: () => process.memoryUsage().rss, ...ports });
+  const memory = await openMemory(config, { rssBytes: () => process.memoryUsage().rss, readSecretFile, ...ports });
   const app = createApp(memory, { openapiYaml });
   return {
     dir, dbPath, memory, app,
-    req: (method, path, body, headers = {}) =>
+    req: (method, path, body, headers = {}, peer = "127.0.0.1") =>
       Promise.resolve(app.request(path, {
         method,
         headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
         body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-      })),
+      }, { remoteAddr: peer })),
     close: async () => {
       await memory.close();
       rmSync(dir, { recursive: true, force: true });

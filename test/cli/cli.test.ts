@@ -19,7 +19,8 @@ async function cairn(args: string[], env: Record<string, string> = {}) {
   }
 }
 
-describe("cairn CLI", () => {
+// Each CLI call is a fresh process that loads the embedding table; allow for a loaded 2-core machine.
+describe("cairn CLI", { timeout: 300_000 }, () => {
   it("prints help for the root and every command", async () => {
     const rootHelp = await cairn(["--help"]);
     expect(rootHelp.code).toBe(0);
@@ -90,5 +91,5 @@ describe("cairn query and explain", () => {
     const bad = await cairn(["query", "x", "--k", "500"], env);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain("limit_out_of_range");
-  });
+  }, 300_000);
 });

@@ -14,7 +14,8 @@ describe("parseConfig (SPEC §1 Runtime rules)", () => {
 
   it("refuses 0.0.0.0 unless BIND_PUBLIC=1", () => {
     expect(() => parseConfig({ BIND_ADDR: "0.0.0.0" })).toThrow(/BIND_PUBLIC=1/);
-    expect(parseConfig({ BIND_ADDR: "0.0.0.0", BIND_PUBLIC: "1" }).bindAddr).toBe("0.0.0.0");
+    // Issue 8: a public bind also needs a credential (an unauthenticated router is loopback-only).
+    expect(parseConfig({ BIND_ADDR: "0.0.0.0", BIND_PUBLIC: "1", AUTH_TOKEN_FILE: "/run/secrets/cairn-token" }).bindAddr).toBe("0.0.0.0");
   });
 
   it.each(["abc", "80a", "-1", "0", "65536", "8765.5", "0x10"])("refuses malformed BIND_PORT %s, never picking a random port", (p) => {

@@ -107,6 +107,10 @@ describe("findMentions", () => {
     expect(ms.map((m) => m.name)).toEqual(["API Gateway", "ledgerv2", "Nodejs", "Priya"]);
   });
 
+  it("ignores a backtick that is not closed on its line", () => {
+    expect(findMentions("`open\nLedger and `shut` here").map((m) => m.name)).toEqual(["Ledger", "shut"]);
+  });
+
   it("yields nothing inside fenced code, annotations or URLs", () => {
     expect(findMentions("```ts\nconst Foo = Bar;\n```\n[[uses::Redis]] https://Example.com/Path")).toEqual([]);
   });

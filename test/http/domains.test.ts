@@ -48,6 +48,8 @@ describe("domains (SPEC §2.5, §4.5)", () => {
     expect(await ok.json()).toEqual({ deleted: true, name: "tmp", entries_removed: 1 });
     const { domains } = await (await t.req("GET", "/domains")).json();
     expect(domains.map((d: { name: string }) => d.name)).toEqual(["global"]);
+    const audit = await (await t.req("GET", "/audit?action=domain_drop")).json();
+    expect(audit.rows.map((r: { detail: unknown }) => r.detail)).toEqual([{ domain: "tmp", entries_removed: 1 }]);
     // the same content can be written again: its old row is gone
     expect((await (await t.req("POST", "/ingest", { title: "a", content: "doomed" })).json()).status).toBe("created");
   });

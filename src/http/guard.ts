@@ -1,0 +1,142 @@
+/**
+ * The request guard (SPEC §5, §7, §8), applied to every request in this
+ * order: metrics and the connection watchdog's slot; the per-IP budget
+ * (before authentication, on every path); the request deadline; the body
+ * limit (1 MiB, 1 GiB on the domain import sub-route only); then, for a
+ * matched non-public route, authentication (401 `unauthorized`) and the
+ * deny-by-default gate (403 `route_ungated` / `forbidden`, each refusal one
+ * hash-chained audit row). Unmatched paths fall through to the probe-blind 404.
+ */
+import type { Context, Hono, MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { describeGate } from "../authz/gate.ts";
+import { decide } from "../authz/oracle.ts";
+import { MemoryError } from "../core/errors.ts";
+import { clientIdentity } from "../limits/client-identity.ts";
+import type { Memory } from "../memory.ts";
+import { verifyWebhook } from "../outbound/webhook-signature.ts";
+import { endpointOf, paramsOf } from "./endpoint.ts";
+import { GATES, gateKey, PUBLIC_ROUTES } from "./gates.ts";
+import "./principal.ts";
+
+/** SPEC §8: request body limit. */
+export const MAX_REQUEST_SIZE = 1024 * 1024;
+/** SPEC §8: the domain import sub-route alone takes up to 1 GiB. */
+export const MAX_IMPORT_SIZE = 1024 * 1024 * 1024;
+const IMPORT_ROUTE = "POST /domains/:name/import";
+
+/** What the runtime adapter passes as `c.env` (see `serveFetch`); `app.request` callers pass it explicitly. */
+export interface CairnBindings {
+  /** Socket peer address; never taken from a header. */
+  remoteAddr?: string;
+}
+
+/** The socket peer address of the request, when the adapter knows it. */
+export function peerOf(c: Context): string | undefined {
+  const env = c.env as CairnBindings | undefined;
+  return typeof env?.remoteAddr === "string" ? env.remoteAddr : undefined;
+}
+
+/** Installs the guard middleware, outermost first, before any route. */
+export function installGuard(app: Hono, memory: Memory): void {
+  const s = memory.security;
+  app.use("*", observe(memory));
+  app.use("*", async (c, next) => {
+    const key = clientIdentity(peerOf(c), c.req.header("x-forwarded-for"), s.rateLimit.trustProxy);
+    const d = s.rateLimiter.hit(key, Date.now());
+    if (!d.allowed) {
+      s.metrics.rateLimited();
+      // SPEC §7: the 429 body is exactly {error, code}, not the nested envelope.
+      return c.json({ error: "rate_limited", code: "rate_limited" }, 429, { "Retry-After": String(Math.max(1, Math.ceil(d.resetMs / 1000))) });
+    }
+    await next();
+  });
+  app.use("*", deadline(memory));
+  const small = bodyLimit({ maxSize: MAX_REQUEST_SIZE, onError: (c) => c.body(null, 413) });
+  const large = bodyLimit({ maxSize: MAX_IMPORT_SIZE, onError: (c) => c.body(null, 413) });
+  app.use("*", (c, next) => {
+    const ep = endpointOf(c);
+    // SPEC §7: a body over the limit is a bare 413 with no envelope.
+    return (ep && gateKey(ep.method, ep.pattern) === IMPORT_ROUTE ? large : small)(c, next);
+  });
+  app.use("*", authorize(memory));
+}
+
+function observe(memory: Memory): MiddlewareHandler {
+  const s = memory.security;
+  return async (c, next) => {
+    const ep = endpointOf(c);
+    const route = ep ? ep.pattern : "unmatched";
+    const t0 = performance.now();
+    const release = s.slots.open(`${c.req.method} ${route}`, Date.now());
+    try {
+      await next();
+    } finally {
+      release();
+      s.metrics.request(c.req.method, route, c.res.status, (performance.now() - t0) / 1000);
+    }
+  };
+}
+
+function deadline(memory: Memory): MiddlewareHandler {
+  const ms = memory.config.requestDeadlineMs;
+  return async (_c, next) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        memory.security.metrics.poolTimeout();
+        reject(new MemoryError("deadline_exceeded", `request exceeded the ${ms / 1000} s deadline`));
+      }, ms);
+    });
+    try {
+      await Promise.race([next(), expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+function authorize(memory: Memory): MiddlewareHandler {
+  const s = memory.security;
+  return async (c, next) => {
+    const ep = endpointOf(c);
+    if (!ep) return next(); // SPEC §5: unmatched paths keep probe-blind 404s
+    const key = gateKey(ep.method, ep.pattern);
+    if (PUBLIC_ROUTES.has(key)) return next();
+    const gate = GATES[key];
+
+    if (gate?.level === "signed-webhook") {
+      // SPEC §5 item 10: the channel edge authenticates by a Standard-Webhooks signature, not a bearer.
+      const secret = s.channelWebhookSecret;
+      const body = await c.req.text();
+      const v = secret === undefined ? undefined : await verifyWebhook(secret, c.req.raw.headers, body, { now: new Date() });
+      if (!v?.ok) return unauthorized(memory, c, v ? v.reason : "webhook_secret_unset");
+      c.set("principal", { subject: "channel-webhook", roles: [], kind: "signed-webhook" });
+      return next();
+    }
+
+    const outcome = await s.authenticator.authenticate({
+      authorization: c.req.header("authorization"),
+      peer: peerOf(c),
+      acceptsCapability: gate !== undefined && (gate.level === "read" || gate.level === "write") && gate.capability !== undefined,
+    });
+    if (!outcome.ok) return unauthorized(memory, c, outcome.reason);
+    const principal = outcome.principal;
+    const verdict = decide(principal, gate, { params: paramsOf(ep.pattern, c.req.path), rolelessPosture: s.rolelessPosture });
+    if (verdict.verdict === "Deny") {
+      // Refused whatever happens to the audit write (fail closed); the row is the record, not the gate.
+      await s.recordRefusal({ reason: verdict.reason, method: gateKey(ep.method, ep.pattern).split(" ")[0]!, route: ep.pattern, principal })
+        .catch(() => memory.security.metrics.authzRefusal("audit_write_failed"));
+      if (verdict.reason === "route_ungated") throw new MemoryError("route_ungated", "This route has no gate and is refused");
+      throw new MemoryError("forbidden", "Not permitted", { reason: verdict.reason, gate: gate ? describeGate(gate) : undefined });
+    }
+    c.set("principal", principal);
+    await next();
+  };
+}
+
+function unauthorized(memory: Memory, c: Context, reason: string): Response {
+  memory.security.metrics.authFailure(reason);
+  // SPEC §7: 401 is never swallowed; the envelope names no secret and no route detail.
+  return c.json({ error: { code: "unauthorized", message: "Missing, invalid or expired credential" } }, 401, { "WWW-Authenticate": 'Bearer realm="cairn"' });
+}

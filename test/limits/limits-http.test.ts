@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { openTestMemory, type TestMemory } from "../_helpers/memory.ts";
+
+let t: TestMemory | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const LIMITED = { error: "rate_limited", code: "rate_limited" };
+
+describe("rate limit over HTTP (SPEC §7, §8)", () => {
+  it("answers over-budget requests with 429 and exactly {error, code}, per peer address", async () => {
+    t = await openTestMemory({ CAIRN_RATE_LIMIT_MAX: "3" });
+    for (let i = 0; i < 3; i++) expect((await t.req("GET", "/health", undefined, {}, "127.0.0.9")).status).toBe(200);
+    const res = await t.req("GET", "/health", undefined, {}, "127.0.0.9");
+    expect(res.status).toBe(429);
+    expect(await res.text()).toBe(JSON.stringify(LIMITED));
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(res.headers.get("x-api-version")).toBeTruthy();
+    // Unmatched paths and other routes draw from the same budget; other peers do not.
+    expect((await t.req("GET", "/nowhere", undefined, {}, "127.0.0.9")).status).toBe(429);
+    expect((await t.req("GET", "/health", undefined, {}, "127.0.0.10")).status).toBe(200);
+  });
+
+  it("applies the budget before authentication", async () => {
+    t = await openTestMemory({ CAIRN_RATE_LIMIT_MAX: "2", AUTH_TOKEN: "tok-abcdefghijklmnop" });
+    expect((await t.req("GET", "/stats", undefined, {}, "127.0.0.2")).status).toBe(401);
+    expect((await t.req("GET", "/stats", undefined, {}, "127.0.0.2")).status).toBe(401);
+    const res = await t.req("GET", "/stats", undefined, { authorization: "Bearer tok-abcdefghijklmnop" }, "127.0.0.2");
+    expect(res.status).toBe(429);
+    expect(await res.json()).toEqual(LIMITED);
+  });
+
+  it("ignores X-Forwarded-For unless CAIRN_TRUST_PROXY=1, then keys on its rightmost entry", async () => {
+    t = await openTestMemory({ CAIRN_RATE_LIMIT_MAX: "1" });
+    expect((await t.req("GET", "/health", undefined, { "x-forwarded-for": "203.0.113.1" }, "127.0.0.5")).status).toBe(200);
+    // A spoofed header does not buy a fresh budget.
+    expect((await t.req("GET", "/health", undefined, { "x-forwarded-for": "203.0.113.2" }, "127.0.0.5")).status).toBe(429);
+    await t.close();
+    t = await openTestMemory({ CAIRN_RATE_LIMIT_MAX: "1", CAIRN_TRUST_PROXY: "1" });
+    const via = (xff: string) => t!.req("GET", "/health", undefined, { "x-forwarded-for": xff }, "127.0.0.5");
+    expect((await via("198.51.100.1, 203.0.113.1")).status).toBe(200);
+    expect((await via("198.51.100.1, 203.0.113.2")).status).toBe(200);
+    // Same rightmost client, different spoofable left part: still limited.
+    expect((await via("9.9.9.9, 203.0.113.1")).status).toBe(429);
+  });
+});
+
+describe("body limit and deadline (SPEC §7, §8)", () => {
+  it("answers a body over 1 MiB with a bare 413, and lets the domain import sub-route take more", async () => {
+    t = await openTestMemory();
+    // The import route lands with the domains feature; this handler stands in for it under its real gate row.
+    t.app.post("/domains/:name/import", async (c) => c.json({ bytes: (await c.req.arrayBuffer()).byteLength }));
+    const big = "x".repeat(3 * 1024 * 1024);
+    const vac = await t.req("POST", "/domains/global/vacuum", big);
+    expect(vac.status).toBe(413);
+    expect(await vac.text()).toBe("");
+    const imp = await t.req("POST", "/domains/snap/import", big);
+    expect(imp.status).toBe(200);
+    expect(await imp.json()).toEqual({ bytes: big.length });
+  });
+
+  it("turns a request past its deadline into 503 deadline_exceeded and counts it as a pool timeout", async () => {
+    t = await openTestMemory({ CAIRN_REQUEST_DEADLINE_MS: "50" });
+    // Stands in for a slow handler under a real gate row (the graph feature registers the real one).
+    t.app.get("/graph/traverse", async (c) => {
+      await new Promise((r) => setTimeout(r, 300));
+      return c.json({});
+    });
+    const slow = await t.req("GET", "/graph/traverse");
+    expect(slow.status).toBe(503);
+    expect((await slow.json()).error.code).toBe("deadline_exceeded");
+    const metrics = await (await t.req("GET", "/metrics")).text();
+    expect(metrics).toMatch(/^cairn_db_pool_timeouts_total 1$/m);
+  });
+});
