@@ -12,6 +12,6 @@ export function graphRoutes(app: Hono, memory: Memory): void {
       start: c.req.query("start"), max_depth: c.req.query("max_depth"), explain: c.req.query("explain"), kind: c.req.query("kind"),
       at: c.req.query("at"), domain: c.req.query("domain"), direction: c.req.query("direction"),
     })));
-  // SPEC §4.6: admin-gated and audited; the audit row is written by the service, the gate by the auth layer (issue 8).
+  // SPEC §4.6: admin-gated (gate row in src/http/gates.ts) and audited (the service writes the audit row).
   app.get("/graph/relationships/:id/history", async (c) => c.json(await memory.graph.history(c.req.param("id"))));
 }
