@@ -8,8 +8,10 @@ import { parseConfig } from "./src/config/parse-config.ts";
 import { isMemoryError } from "./src/core/errors.ts";
 import { VERSION } from "./src/core/version.ts";
 import { ingestDir } from "./src/cli/ingest-dir.ts";
+import { checkConsistencyCommand, resolveCommand, undoResolveCommand, verifyCertificateCommand, type CommandOutcome } from "./src/cli/governance-commands.ts";
+import type { Memory } from "./src/memory.ts";
+import { isDeno, onShutdown, readEnv, readTextFile } from "./src/runtime/platform.ts";
 import { explainLines, queryLines } from "./src/cli/query.ts";
-import { isDeno, onShutdown, readEnv } from "./src/runtime/platform.ts";
 import { bootServer, openMemoryForRuntime } from "./src/server.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -56,6 +58,52 @@ cli.command("ingest-dir <dir>", "Ingest every markdown file under a directory").
     }
   },
 );
+
+// --- governance (issue 6) ---
+async function withMemory(fn: (m: Memory) => Promise<CommandOutcome>): Promise<void> {
+  const memory = await openMemoryForRuntime(parseConfig(readEnv()));
+  try {
+    const out = await fn(memory);
+    for (const l of out.lines) console.log(l);
+    if (!out.ok) failed = true;
+  } finally {
+    await memory.close();
+  }
+}
+const linkId = (raw: unknown): number => {
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < 1) throw new ConfigError(`link id must be a positive integer, got '${String(raw)}'`);
+  return n;
+};
+
+cli.command("resolve [id]", "Propose supersedes/contradicts links and list those awaiting approval; with an id, approve that link")
+  .option("--domain <domain>", "Only this domain").option("--threshold <n>", "Near-duplicate similarity (default 0.9)").option("--json", "Print JSON")
+  .action((id: string | undefined, o: { domain?: string; threshold?: string; json?: boolean }) =>
+    withMemory((m) => resolveCommand(m, id === undefined ? undefined : linkId(id), { domain: o.domain, threshold: o.threshold === undefined ? undefined : Number(o.threshold), json: o.json })));
+
+cli.command("undo-resolve <id>", "Reverse an approved consolidation link (or dismiss a proposed one)").option("--json", "Print JSON")
+  .action((id: string, o: { json?: boolean }) => withMemory((m) => undoResolveCommand(m, linkId(id), o.json)));
+
+cli.command("check-consistency", "Verify the audit chain and the store's invariants; exits 1 when any fails").option("--json", "Print JSON")
+  .action((o: { json?: boolean }) => withMemory((m) => checkConsistencyCommand(m, o.json)));
+
+cli.command("verify-certificate <file>", "Verify a deletion certificate against the audit chain (local store, or --url of a running server)")
+  .option("--url <url>", "Base URL of a running server").option("--token <token>", "Bearer token for --url")
+  .option("--subject-email <email>", "Also check the certificate is about this email").option("--subject-owner <owner>", "… this owner")
+  .option("--subject-match <text>", "… this match text").option("--json", "Print JSON")
+  .action(async (file: string, o: { url?: string; token?: string; subjectEmail?: string; subjectOwner?: string; subjectMatch?: string; json?: boolean }) => {
+    const text = await readTextFile(file);
+    const subject = o.subjectEmail ?? o.subjectOwner ?? o.subjectMatch
+      ? { ...(o.subjectOwner ? { owner: o.subjectOwner } : {}), ...(o.subjectEmail ? { email: o.subjectEmail } : {}), ...(o.subjectMatch ? { match: o.subjectMatch } : {}) }
+      : undefined;
+    if (o.url !== undefined) {
+      const out = await verifyCertificateCommand(text, { url: o.url, token: o.token, subject, json: o.json });
+      for (const l of out.lines) console.log(l);
+      if (!out.ok) failed = true;
+      return;
+    }
+    await withMemory((memory) => verifyCertificateCommand(text, { memory, subject, json: o.json }));
+  });
 
 cli.command("query <text>", "Recall from the store (same pipeline as POST /recall)")
   .option("--k <n>", "Number of hits (1-100)", { default: 5 })

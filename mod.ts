@@ -27,3 +27,17 @@ export type { Verdict, VerdictKind, VerdictReason } from "./src/authz/oracle.ts"
 export { ROLE_PRESETS, canReadPii, hasPermission } from "./src/authz/roles.ts";
 export { GATES, PUBLIC_ROUTES } from "./src/http/gates.ts";
 export type { ErasureNotice } from "./src/outbound/erasure-webhook.ts";
+// --- governance (issue 6) ---
+export { POSTURE_DOORS, routeWrite } from "./src/review/route-write.ts";
+export type { PostureDoor } from "./src/review/route-write.ts";
+export { defaultReadCanonical, widenReadCanonical } from "./src/review/read-canonical.ts";
+export type { ReadCanonical } from "./src/review/read-canonical.ts";
+export { contentDigest } from "./src/review/content-digest.ts";
+export type { ReviewService } from "./src/review/review-service.ts";
+export type { ProposalView } from "./src/review/review-view.ts";
+export type { ConsolidateService, LinkView } from "./src/review/consolidate-service.ts";
+export { dbTemporalSource, temporalFilter } from "./src/review/recall-filter.ts";
+export type { TemporalOptions, TemporalSource } from "./src/review/recall-filter.ts";
+export { CERTIFICATE_FORMAT, certificateDigest, subjectDigest, verifyCertificate } from "./src/erasure/certificate.ts";
+export type { Certificate, ErasureSubject } from "./src/erasure/certificate.ts";
+export type { ErasureService } from "./src/erasure/erasure-service.ts";

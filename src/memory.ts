@@ -20,6 +20,15 @@ import { openStore } from "./store/open-store.ts";
 import { ensureVectorTable } from "./store/vectors.ts";
 import { createRecallEngine, type RecallCallOptions, type RecallEngine } from "./recall/recall-engine.ts";
 import type { SnapshotStore } from "./recall/load-index.ts";
+// governance (issue 6)
+import { checkConsistency, type ConsistencyCheck } from "./consistency/check-consistency.ts";
+import { createErasureService, type ErasureService } from "./erasure/erasure-service.ts";
+import { createConsolidateService, type ConsolidateService } from "./review/consolidate-service.ts";
+import { defaultReadCanonical, type ReadCanonical } from "./review/read-canonical.ts";
+import { cachedTemporalSource } from "./review/link-cache.ts";
+import { temporalFilter } from "./review/recall-filter.ts";
+import { createReviewService, type ReviewService } from "./review/review-service.ts";
+import { deleteLinksTouching } from "./store/consolidation.ts";
 import type { CrossScorer } from "./recall/ports.ts";
 import { GraphModel } from "./graph/graph-model.ts";
 import { createGraphLeg, DEFAULT_GRAPH_LEG_PARAMS, type GraphLegParams } from "./graph/graph-leg.ts";
@@ -43,6 +52,8 @@ export interface MemoryPorts {
   crossEncoder?: CrossScorer;
   /** Where the lexical snapshot is kept (a file beside the database); absent → rebuilt at every boot. */
   snapshots?: SnapshotStore;
+  /** The review's read-canonical pipeline (defaults to the hygiene read seam; SPEC §1 review digest). */
+  readCanonical?: ReadCanonical;
   /** Reads a secret file with its mode bits (AUTH_TOKEN_FILE, JWT and webhook secrets); required when one is configured. */
   readSecretFile?: ReadSecretFile;
   /** DNS for the outbound client; without it only IP-literal destinations resolve. */
@@ -83,6 +94,14 @@ export interface Memory {
   healthDb(): Promise<Record<string, unknown>>;
   stats(): Promise<Record<string, unknown>>;
   ready(): Promise<{ ready: boolean }>;
+  /** Review gate: proposals, digest-bound approval, rejection (SPEC §2.7, §3, §4.3). */
+  readonly review: ReviewService;
+  /** Supersedes/contradicts links (SPEC §3, §4.4). */
+  readonly consolidate: ConsolidateService;
+  /** Purge, data-subject erasure, deletion certificates (SPEC §1 item 6, §4.4). */
+  readonly erasure: ErasureService;
+  /** `cairn check-consistency`. */
+  checkConsistency(): Promise<{ ok: boolean; checks: ConsistencyCheck[] }>;
   /** Authentication, authorization, rate limits, metrics and watchdogs (SPEC §5, §8; issue 8). */
   readonly security: SecurityServices;
   /** Opt-in outbound webhooks: system alerts and the erasure event port (SPEC §6; issue 8). */
@@ -127,6 +146,20 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     trace: async (path) => (await audit.record({ action: "recall_trace", detail: path })).id,
   });
   write.indexHooks.push(recallEngine.index);
+  // --- governance (issue 6) ---
+  const review = createReviewService({ ctx: write, audit, pipeline: ports.readCanonical ?? defaultReadCanonical(), posture: config.writePosture });
+  write.review = review.gate;
+  // A deleted chunk takes its consolidation links with it, in the delete's transaction.
+  write.txHooks.push(async (tx, ev) => {
+    if (ev.chunkId !== undefined && ev.action === "delete") await deleteLinksTouching(tx, [ev.chunkId]);
+  });
+  const temporalSource = cachedTemporalSource(db.client, (id) => recallEngine.index.labels.get(id));
+  recallEngine.setTemporalFilter((ids, o) => temporalFilter(temporalSource, ids, { ...o, nowMs: clock().getTime() }));
+  healthDeps.sections.push(() => ({ write_posture: config.writePosture }));
+  const consolidate = createConsolidateService({ ctx: write, audit });
+  // After each committed erasure, listeners (the opt-in erasure webhook) hear of it in the background.
+  const erasure = createErasureService({ ctx: write, audit, afterErasure: (n) => void webhooks.emitErasure(n) });
+  // --- end governance ---
   // --- auth, limits and outbound (issue 8) ---
   const log = ports.log ?? defaultLog;
   const webhooks = createOptInWebhooks({
@@ -162,6 +195,8 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     recallEngine,
     recall: (body, opts) => recallEngine.recall(body, opts),
     deleteMemory: (rawId) => deleteMemory(write, parseChunkId(rawId)),
+    review, consolidate, erasure,
+    checkConsistency: () => checkConsistency(db.client),
     health: () => health(db),
     healthDb: () => healthDb(healthDeps),
     stats: () => stats(healthDeps),

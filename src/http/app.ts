@@ -16,6 +16,7 @@ import { memoryRoutes } from "./routes/memory.ts";
 import type { AppOptions } from "./options.ts";
 import { toErrorResponse } from "./status.ts";
 import { writeDoorRoutes } from "./routes/write-doors.ts";
+import { governanceRoutes } from "./routes/governance.ts";
 import { recallRoutes } from "./routes/recall.ts";
 import { graphRoutes } from "./routes/graph.ts";
 import { installGuard } from "./guard.ts";
@@ -49,6 +50,7 @@ export function createApp(memory: Memory, opts: AppOptions): Hono {
   // graph routes (issue 5) register here
   graphRoutes(app, memory);
   // governance routes (issue 6) register here
+  governanceRoutes(app, memory);
   // ump routes (issue 7) register here
   // auth and ops routes (issue 8) register here
   opsRoutes(app, memory);

@@ -57,6 +57,7 @@ export const GATES: Readonly<Record<string, Gate>> = Object.freeze({
 
   // --- review (SPEC §4.3): agents file, humans approve ---
   "GET /proposals": read,
+  "GET /proposals/:id": read,
   "POST /proposals/:id/approve": adminGlobal,
   "POST /proposals/:id/reject": adminGlobal,
 
@@ -67,6 +68,9 @@ export const GATES: Readonly<Record<string, Gate>> = Object.freeze({
   "POST /consolidate/propose": write,
   "POST /consolidate": adminGlobal,
   "POST /consolidate/undo": adminGlobal,
+  "GET /consolidate/links": read,
+  "GET /dsar/certificates/:id": adminGlobal,
+  "POST /dsar/verify": read,
   "GET /quarantine": adminGlobal,
   "POST /quarantine/:id/release": adminGlobal,
   "DELETE /quarantine/:id": adminGlobal,

@@ -3,7 +3,7 @@ import type { InjectionPolicy } from "../config/config.ts";
 import type { Embedder } from "../embed/embedder.ts";
 import type { GraphSink } from "../graph/graph-delta.ts";
 import type { Db } from "../store/db.ts";
-import type { Clock, IndexHooks, TxHook } from "./ports.ts";
+import type { Clock, IndexHooks, ReviewGate, TxHook } from "./ports.ts";
 
 /** Shared write-path context. */
 export interface WriteContext {
@@ -20,4 +20,6 @@ export interface WriteContext {
   injectionPolicy: InjectionPolicy;
   /** Receives the graph rows a write staged, for the in-memory recall graph (SPEC §1 step 6). */
   graphSink?: GraphSink;
+  /** Write-posture gate for the posture-carrying doors (SPEC §1); absent means every write is direct. */
+  review?: ReviewGate;
 }

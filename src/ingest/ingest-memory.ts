@@ -20,7 +20,9 @@ import { writeChunk } from "./write-chunk.ts";
 /** One entry's outcome (this project's shape, consistent with `/ingest`). */
 export interface EntryResult {
   id?: number;
-  status: "created" | "duplicate" | "skipped" | "rejected";
+  status: "created" | "duplicate" | "skipped" | "rejected" | "proposed";
+  /** Set when the review posture filed the entry as a proposal (`status: proposed`). */
+  proposal_id?: number;
   domain?: string;
   flagged?: boolean;
   reason?: string;
@@ -56,6 +58,12 @@ async function writeEntry(ctx: WriteContext, e: Entry, text: string, action: str
   const content = validateContent(text);
   const domain = e.domain ?? GLOBAL_DOMAIN;
   await requireRegisteredDomain(ctx, domain);
+  // SPEC §1 write posture: under `review`, agent write-back files a proposal instead of memory.
+  const door = action === "add" ? "/add" : "/ingest/memory";
+  if (ctx.review?.route(door) === "proposal") {
+    const p = await ctx.review.file({ content, title: e.title, domain, origin: e.origin ?? "agent", door, ingestKind: "memory" });
+    return { status: "proposed", proposal_id: p.id, domain: p.domain };
+  }
   const chunk: NewChunk = {
     content, domain, contentHash: await xxh3Hex(content), source: "memory",
     origin: e.origin ?? "agent", confidence: confidenceFor("memory", undefined), flagged: false,
@@ -105,7 +113,7 @@ export async function ingestMemory(ctx: WriteContext, raw: unknown, skipPatterns
     }
   }
   if (!batch) return results[0];
-  const counts = { created: 0, duplicate: 0, skipped: 0, rejected: 0 };
+  const counts = { created: 0, duplicate: 0, skipped: 0, rejected: 0, proposed: 0 };
   for (const r of results) counts[r.status]++;
   return { results, ...counts };
 }

@@ -2,7 +2,7 @@
  * Ports the write path needs. Later features (recall indexes, audit, graph
  * linker) plug in here without the ingest code knowing them.
  */
-import type { Chunk } from "../core/types.ts";
+import type { Chunk, IngestKind, Origin } from "../core/types.ts";
 import type { Exec } from "../store/db.ts";
 
 /** Keeps in-memory indexes in step with committed writes. */
@@ -20,3 +20,24 @@ export type TxHook = (tx: Exec, event: { action: string; chunkId?: number; detai
 
 /** A clock, injectable for determinism in tests. */
 export type Clock = () => Date;
+
+/** A candidate a posture-carrying door files for review instead of writing (SPEC §1 write posture). */
+export interface ReviewCandidate {
+  content: string;
+  title?: string;
+  domain?: string;
+  origin?: Origin;
+  /** The door it came through, e.g. `/ingest/memory`. */
+  door: string;
+  ingestKind?: IngestKind;
+  owner?: string;
+  source?: string;
+}
+
+/** The review gate the composition root hands the write doors (built in `src/review/`). */
+export interface ReviewGate {
+  /** Where a write through a posture-carrying `door` goes under the configured posture. */
+  route(door: string): "proposal" | "memory";
+  /** Files a candidate as a pending proposal. */
+  file(c: ReviewCandidate): Promise<{ id: number; domain: string; score: number; verdict: string; duplicate?: true }>;
+}

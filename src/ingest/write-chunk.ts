@@ -21,19 +21,22 @@ export interface WriteOutcome {
 }
 
 /** Extra rows written in the same transaction as the chunks (graph rows); gets the ids of created chunks. */
-export type ExtraWrites = (tx: Exec, chunkId: number, now: string, created: readonly (number | undefined)[]) => Promise<void>;
+export type ExtraWrites = (tx: Exec, chunkId: number, now: string, created: readonly (number | undefined)[]) => Promise<unknown>;
 
 /** Writes one chunk (or returns the existing duplicate, with no writes at all). */
-export async function writeChunk(ctx: WriteContext, c: NewChunk, extra?: ExtraWrites, action = "ingest"): Promise<WriteOutcome> {
-  return (await writeChunks(ctx, [c], extra, action))[0];
+export async function writeChunk(ctx: WriteContext, c: NewChunk, extra?: ExtraWrites, action = "ingest", auditDetail?: Record<string, unknown>): Promise<WriteOutcome> {
+  return (await writeChunks(ctx, [c], extra, action, auditDetail))[0];
 }
 
 /**
  * Writes several chunks atomically. Duplicates (by content hash, also within
  * the batch) are returned as such and cost no writes; `extra` runs once,
  * after the chunk rows, only when at least one chunk was created.
+ * `auditDetail` adds fields to each created chunk's audit-row detail.
  */
-export async function writeChunks(ctx: WriteContext, input: NewChunk[], extra?: ExtraWrites, action = "ingest"): Promise<WriteOutcome[]> {
+export async function writeChunks(
+  ctx: WriteContext, input: NewChunk[], extra?: ExtraWrites, action = "ingest", auditDetail?: Record<string, unknown>,
+): Promise<WriteOutcome[]> {
   const pre = await Promise.all(input.map((c) => findChunkByHash(ctx.db.client, c.contentHash)));
   const todo: { i: number; c: NewChunk }[] = [];
   const seen = new Set<string>();
@@ -66,7 +69,7 @@ export async function writeChunks(ctx: WriteContext, input: NewChunk[], extra?: 
       const id = await insertChunk(tx, c, now);
       count++;
       if (vectors) await putVector(tx, id, vectors[k]);
-      const detail: Record<string, unknown> = { domain: c.domain, source: c.source, content_hash: c.contentHash };
+      const detail: Record<string, unknown> = { domain: c.domain, source: c.source, content_hash: c.contentHash, ...auditDetail };
       if (c.flagged) detail.flagged = true;
       for (const h of ctx.txHooks) await h(tx, { action, chunkId: id, detail });
       const chunk = (await getChunk(tx, id))!;

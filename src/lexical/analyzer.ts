@@ -40,10 +40,9 @@ const CACHE_LIMIT = 100_000;
 
 /** Folds width/compatibility forms (NFKC) and strips diacritics from Latin letters only (so `naïve` = `naive`). */
 export function foldText(text: string): string {
-  const nfkc = text.normalize("NFKC");
-  // Fast path: pure ASCII has nothing to fold.
-  if (!/[^\x00-\x7f]/.test(nfkc)) return nfkc;
-  return nfkc.normalize("NFD").replace(LATIN_MARKS, "$1").normalize("NFC");
+  // Fast path: pure ASCII is already in every normal form and has no marks to fold.
+  if (!/[^\x00-\x7f]/.test(text)) return text;
+  return text.normalize("NFKC").normalize("NFD").replace(LATIN_MARKS, "$1").normalize("NFC");
 }
 
 /** Creates an analyzer with its own bounded word cache. */

@@ -32,15 +32,20 @@ export interface ScoredDoc {
   terms: string[];
 }
 
-const TOUCHED = 1;
-const EXCLUDED = 2;
-const ALLOWED = 4;
+const EXCLUDED = 1;
+const ALLOWED = 2;
 
 /** Scores queries against one store, reusing its scratch buffers between calls (not re-entrant). */
 export class Bm25Scorer {
+  /** Score accumulator per slot; a positive value marks a touched slot (every contribution is > 0). */
   private acc = new Float64Array(0);
+  /** EXCLUDED / ALLOWED flags per slot, set only for queries with exclusions or phrases. */
   private state = new Uint8Array(0);
-  private marked: number[] = [];
+  private touched = new Int32Array(0);
+  private flagged: number[] = [];
+  /** k1 · (1 − b + b · dl / avgdl) per slot, for `normKey`. */
+  private norm = new Float64Array(0);
+  private normKey = "";
 
   constructor(private readonly store: InvertedStore) {}
 
@@ -49,44 +54,40 @@ export class Bm25Scorer {
     const store = this.store;
     if (k <= 0 || store.liveCount === 0 || query.terms.length === 0) return [];
     this.ensureScratch();
-    const state = this.state;
-    const acc = this.acc;
+    const { acc, state, touched } = this;
+    let nTouched = 0;
     try {
-      for (const phrase of query.excluded) this.mark(phraseDocs(store, phrase), EXCLUDED);
+      for (const phrase of query.excluded) this.flag(phraseDocs(store, phrase), EXCLUDED);
       const hasRequired = query.required.length > 0;
-      if (hasRequired && !this.markRequired(query.required)) return [];
+      if (hasRequired && !this.flagRequired(query.required)) return [];
+      const checkState = hasRequired || query.excluded.length > 0;
 
       const { termIds, weights } = this.resolveTerms(query.terms);
-      const { k1, b, titleWeight: w } = params;
+      const { k1, titleWeight: w } = params;
+      const norm = this.lengthNorms(params);
       const n = store.liveCount;
-      const avgdl = w * store.avgLen(TITLE) + store.avgLen(CONTENT);
-      const norm = avgdl > 0 ? b / avgdl : 0;
-      const fieldLen = store.fieldLen;
       for (let t = 0; t < termIds.length; t++) {
         const p = store.postings[termIds[t]];
         const df = p.length;
-        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-        const qw = weights[t] * idf * (k1 + 1);
+        const qw = weights[t] * Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (k1 + 1);
         const docs = p.docs;
         const tfs = p.tfs;
         for (let j = 0; j < df; j++) {
           const d = docs[j];
-          const st = state[d];
-          if (st & EXCLUDED || (hasRequired && !(st & ALLOWED))) continue;
-          const tf = w * tfs[j * FIELDS + TITLE] + tfs[j * FIELDS + CONTENT];
-          if (tf === 0) continue;
-          const dl = w * fieldLen[d * FIELDS + TITLE] + fieldLen[d * FIELDS + CONTENT];
-          acc[d] += (qw * tf) / (tf + k1 * (1 - b + norm * dl));
-          if (!(st & TOUCHED)) {
-            if (st === 0) this.marked.push(d); // ALLOWED docs are already listed
-            state[d] = st | TOUCHED;
+          if (checkState) {
+            const st = state[d];
+            if (st & EXCLUDED || (hasRequired && !(st & ALLOWED))) continue;
           }
+          const tf = w * tfs[2 * j] + tfs[2 * j + 1]; // TITLE, CONTENT
+          if (tf === 0) continue;
+          if (acc[d] === 0) touched[nTouched++] = d;
+          acc[d] += (qw * tf) / (tf + norm[d]);
         }
       }
       const heap = new TopK(k);
-      for (const d of this.marked) {
+      for (let i = 0; i < nTouched; i++) {
+        const d = touched[i];
         const score = acc[d];
-        if (!(state[d] & TOUCHED) || score <= 0) continue;
         const id = store.extIds[d];
         if (!heap.wouldAccept(score, id)) continue;
         if (filter && !filter(id)) continue;
@@ -94,12 +95,27 @@ export class Bm25Scorer {
       }
       return heap.drain().map((r) => ({ docNo: r.docNo, id: r.id, score: r.score, terms: this.matchedTerms(r.docNo, termIds) }));
     } finally {
-      for (const d of this.marked) {
-        acc[d] = 0;
-        state[d] = 0;
-      }
-      this.marked.length = 0;
+      for (let i = 0; i < nTouched; i++) acc[touched[i]] = 0;
+      for (const d of this.flagged) state[d] = 0;
+      this.flagged.length = 0;
     }
+  }
+
+  /** Per-slot BM25F length normalisation, recomputed only when the store or the params changed. */
+  private lengthNorms(params: Bm25Params): Float64Array {
+    const store = this.store;
+    const key = `${store.revision}:${params.k1}:${params.b}:${params.titleWeight}`;
+    if (key === this.normKey && this.norm.length >= store.slotCount) return this.norm;
+    if (this.norm.length < store.slotCount) this.norm = new Float64Array(this.acc.length);
+    const { k1, b, titleWeight: w } = params;
+    const avgdl = w * store.avgLen(TITLE) + store.avgLen(CONTENT);
+    const slope = avgdl > 0 ? b / avgdl : 0;
+    const len = store.fieldLen;
+    for (let d = 0; d < store.slotCount; d++) {
+      this.norm[d] = k1 * (1 - b + slope * (w * len[d * FIELDS + TITLE] + len[d * FIELDS + CONTENT]));
+    }
+    this.normKey = key;
+    return this.norm;
   }
 
   /** Distinct query terms present in the index, with their query frequency as weight. */
@@ -120,8 +136,8 @@ export class Bm25Scorer {
     return { termIds, weights };
   }
 
-  /** Marks documents matching every required phrase as ALLOWED; false when none does. */
-  private markRequired(required: string[][]): boolean {
+  /** Flags documents matching every required phrase as ALLOWED; false when none does. */
+  private flagRequired(required: string[][]): boolean {
     let allowed = new Set(phraseDocs(this.store, required[0]));
     for (let i = 1; i < required.length && allowed.size > 0; i++) {
       const next = new Set<number>();
@@ -129,13 +145,13 @@ export class Bm25Scorer {
       allowed = next;
     }
     if (allowed.size === 0) return false;
-    this.mark(allowed, ALLOWED);
+    this.flag(allowed, ALLOWED);
     return true;
   }
 
-  private mark(docs: Iterable<number>, flag: number): void {
+  private flag(docs: Iterable<number>, flag: number): void {
     for (const d of docs) {
-      if (this.state[d] === 0) this.marked.push(d);
+      if (this.state[d] === 0) this.flagged.push(d);
       this.state[d] |= flag;
     }
   }
@@ -152,5 +168,8 @@ export class Bm25Scorer {
     const cap = Math.max(need, this.acc.length * 2, 1024);
     this.acc = new Float64Array(cap);
     this.state = new Uint8Array(cap);
+    this.touched = new Int32Array(cap);
+    this.norm = new Float64Array(cap);
+    this.normKey = "";
   }
 }

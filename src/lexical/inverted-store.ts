@@ -26,6 +26,8 @@ export class InvertedStore {
   readonly sumLen: number[] = new Array(FIELDS).fill(0);
   /** One past the highest slot ever used. */
   slotCount = 0;
+  /** Bumped by every change, so derived caches (length norms) know when to refresh. */
+  revision = 0;
   /** Slot → external id. */
   extIds = new Float64Array(16);
   /** Slot → bit set of present fields (0 = slot is free). */
@@ -59,6 +61,7 @@ export class InvertedStore {
   /** Indexes one field given as term ids (the first `seq` form the phrase sequence). */
   addFieldIds(docNo: number, extId: number, field: number, ids: Uint32Array, seq: number): void {
     this.ensureSlot(docNo);
+    this.revision++;
     const bit = 1 << field;
     if (this.mask[docNo] & bit) this.removeField(docNo, field);
     if (this.mask[docNo] === 0) this.liveCount++;
@@ -84,6 +87,7 @@ export class InvertedStore {
     if (!this.isLive(docNo)) return;
     const bit = 1 << field;
     if ((this.mask[docNo] & bit) === 0) return;
+    this.revision++;
     const at = docNo * FIELDS + field;
     const ids = this.fwd[at]!;
     const seen = new Set<number>();
@@ -120,6 +124,11 @@ export class InvertedStore {
       this.postings.push(new TermPostings());
     }
     return id;
+  }
+
+  /** Makes room for slots below `slotCount` (used by bulk loading). */
+  reserve(slotCount: number): void {
+    if (slotCount > 0) this.ensureSlot(slotCount - 1);
   }
 
   private ensureSlot(docNo: number): void {

@@ -1,46 +1,59 @@
 /**
  * Plain-data save and load of an `InvertedStore`. Only the vocabulary in use
- * and the per-document forward lists are written (base64 little-endian
- * words); postings and statistics are rebuilt on load by counting, so a
- * loaded store is the same store, not an approximation of it. Loading
- * validates every length and id and answers null on anything malformed, so
- * a caller simply rebuilds from its database.
+ * and the per-document forward lists are written; postings and statistics
+ * are rebuilt on load by counting (`buildStore`), so a loaded store is the
+ * same store, not an approximation of it. Terms are numbered by descending
+ * collection frequency and forward lists stored as LEB128 varints, so most
+ * tokens take one or two bytes. Loading validates every length and id and
+ * answers null on anything malformed, so a caller simply rebuilds.
  */
 
-import { base64ToU32, u32ToBase64 } from "./base64.ts";
-import { InvertedStore } from "./inverted-store.ts";
+import { base64ToBytes, base64ToU32, bytesToBase64, u32ToBase64 } from "./base64.ts";
+import { buildStore } from "./bulk-build.ts";
+import type { InvertedStore } from "./inverted-store.ts";
 import { FIELDS } from "./term-postings.ts";
+import { decodeVarints, encodeVarints } from "./varint.ts";
 
 /** Words of per-document metadata: field mask, then (sequence length, total length) per field. */
 const META = 1 + 2 * FIELDS;
 
 /** The JSON-safe persisted form of a store. */
 export interface EncodedStore {
-  /** Vocabulary in use; forward lists refer to terms by position here. */
+  /** Vocabulary in use, most frequent first; forward lists refer to terms by position here. */
   terms: string[];
-  /** Slot of each document (base64 u32). */
+  /** Slot of each document (base64 u32 little-endian). */
   docNos: string;
   /** External id of each document. */
   ids: number[];
   /** Per document: mask, then sequence length and total length per field (base64 u32). */
   meta: string;
-  /** All forward lists, concatenated in document then field order (base64 u32). */
+  /** All forward lists, document then field order, as base64 LEB128 varints. */
   tokens: string;
 }
 
-/** Writes the live documents of a store; `renumber` assigns slots 0..n-1 in slot order. */
+/** Writes the live documents of a store in slot order; `renumber` assigns slots 0..n-1. */
 export function encodeStore(store: InvertedStore, renumber = false): EncodedStore {
-  const used = new Map<number, number>();
-  const terms: string[] = [];
-  const docNos: number[] = [];
-  const ids: number[] = [];
-  const meta: number[] = [];
+  const cf = new Uint32Array(store.terms.length);
   let total = 0;
   for (let d = 0; d < store.slotCount; d++) {
     if (!store.isLive(d)) continue;
-    for (let f = 0; f < FIELDS; f++) total += store.fieldLen[d * FIELDS + f];
+    for (let f = 0; f < FIELDS; f++) {
+      const fwd = store.fwd[d * FIELDS + f];
+      if (fwd === undefined) continue;
+      total += fwd.length;
+      for (const id of fwd) cf[id]++;
+    }
   }
+  const used: number[] = [];
+  for (let id = 0; id < cf.length; id++) if (cf[id] > 0) used.push(id);
+  used.sort((a, b) => cf[b] - cf[a] || a - b);
+  const local = new Uint32Array(store.terms.length);
+  used.forEach((id, i) => (local[id] = i));
+
   const tokens = new Uint32Array(total);
+  const docNos: number[] = [];
+  const ids: number[] = [];
+  const meta: number[] = [];
   let at = 0;
   for (let d = 0; d < store.slotCount; d++) {
     if (!store.isLive(d)) continue;
@@ -51,24 +64,15 @@ export function encodeStore(store: InvertedStore, renumber = false): EncodedStor
       const slot = d * FIELDS + f;
       meta.push(store.seqLen[slot], store.fieldLen[slot]);
       const fwd = store.fwd[slot];
-      if (fwd === undefined) continue;
-      for (const id of fwd) {
-        let local = used.get(id);
-        if (local === undefined) {
-          local = terms.length;
-          used.set(id, local);
-          terms.push(store.terms[id]);
-        }
-        tokens[at++] = local;
-      }
+      if (fwd !== undefined) for (const id of fwd) tokens[at++] = local[id];
     }
   }
   return {
-    terms,
+    terms: used.map((id) => store.terms[id]),
     docNos: u32ToBase64(Uint32Array.from(docNos)),
     ids,
     meta: u32ToBase64(Uint32Array.from(meta)),
-    tokens: u32ToBase64(tokens),
+    tokens: bytesToBase64(encodeVarints(tokens)),
   };
 }
 
@@ -77,34 +81,30 @@ export function decodeStore(data: unknown, slotLimit: number): InvertedStore | n
   if (!isEncoded(data)) return null;
   const docNos = base64ToU32(data.docNos);
   const meta = base64ToU32(data.meta);
-  const tokens = base64ToU32(data.tokens);
-  if (!docNos || !meta || !tokens) return null;
+  const bytes = base64ToBytes(data.tokens);
+  if (!docNos || !meta || !bytes) return null;
   const n = docNos.length;
   if (data.ids.length !== n || meta.length !== n * META) return null;
-  const store = new InvertedStore();
-  for (const term of data.terms) store.intern(term);
-  if (store.terms.length !== data.terms.length) return null; // duplicate terms
-  let at = 0;
+  if (new Set(data.terms).size !== data.terms.length) return null;
+  let total = 0;
   const seen = new Set<number>();
   for (let i = 0; i < n; i++) {
-    const docNo = docNos[i];
     const id = data.ids[i];
     const mask = meta[i * META];
-    if (docNo >= slotLimit || seen.has(docNo) || typeof id !== "number" || !Number.isFinite(id) || mask === 0 || mask >= 1 << FIELDS) return null;
-    seen.add(docNo);
+    if (docNos[i] >= slotLimit || seen.has(docNos[i])) return null;
+    seen.add(docNos[i]);
+    if (typeof id !== "number" || !Number.isFinite(id) || mask === 0 || mask >= 1 << FIELDS) return null;
     for (let f = 0; f < FIELDS; f++) {
       const seq = meta[i * META + 1 + 2 * f];
       const len = meta[i * META + 2 + 2 * f];
-      const present = (mask & (1 << f)) !== 0;
-      if (seq > len || (!present && len !== 0) || at + len > tokens.length) return null;
-      if (!present) continue;
-      const ids = tokens.slice(at, at + len);
-      at += len;
-      for (const t of ids) if (t >= store.terms.length) return null;
-      store.addFieldIds(docNo, id, f, ids, seq);
+      if (seq > len || ((mask & (1 << f)) === 0 && len !== 0)) return null;
+      total += len;
     }
   }
-  return at === tokens.length ? store : null;
+  const tokens = decodeVarints(bytes, total);
+  if (tokens === null) return null;
+  for (let i = 0; i < tokens.length; i++) if (tokens[i] >= data.terms.length) return null;
+  return buildStore({ terms: data.terms, docNos, extIds: data.ids, meta, tokens });
 }
 
 function isEncoded(data: unknown): data is EncodedStore {

@@ -4,6 +4,8 @@
  * the top 50 (fails open) → graph leg → cross-domain fallback → cap. Every
  * stage is deterministic: ties break by id, scores are rounded.
  */
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
 import { MemoryError } from "../core/errors.ts";
 import type { Embedder } from "../embed/embedder.ts";
 import type { Analyzer } from "../lexical/analyzer.ts";
@@ -90,9 +92,12 @@ export async function runRecall(d: RecallDeps, q: RecallQuery, opts: { piiRead: 
     out.telemetry = tel;
   }
   if (q.trace && d.trace) {
+    // The decision path keeps ids, scores and stage decisions only: the audit log is append-only, so it must
+    // never hold query or document words that a later erasure could not remove.
     out.trace_id = await d.trace({
-      query_terms: queryTerms, domain: scope.primary, scope: searched.domains ? [...searched.domains].sort() : "all",
-      strategy, confidence: run.quality.confidence, abstained: abstain, prf: run.prf, hits: hits.map((h) => ({ id: h.id, score: h.score, source: legOf(h.ranks) })),
+      query_sha256: sha256Hex(q.query), domain: scope.primary, scope: searched.domains ? [...searched.domains].sort() : "all",
+      strategy, confidence: run.quality.confidence, abstained: abstain, prf_fired: run.prf.fired,
+      hits: hits.map((h) => ({ id: h.id, score: h.score, source: legOf(h.ranks) })),
     });
   }
   return out;
@@ -207,6 +212,10 @@ async function crossScores(ce: CrossScorer, query: string, docs: string[]): Prom
   } catch {
     return undefined;
   }
+}
+
+function sha256Hex(s: string): string {
+  return bytesToHex(sha256(new TextEncoder().encode(s)));
 }
 
 function textOf(c: Chunk): string {

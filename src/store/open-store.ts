@@ -43,25 +43,34 @@ export async function openStore(loc: StoreLocation): Promise<Db> {
   }
 }
 
+// Each migration is tracked by version, so one that lands later with a lower number (features merge in any
+// order) is still applied; the stamp records the newest schema this database has.
 async function migrate(db: Db): Promise<void> {
   await db.execute(`CREATE TABLE IF NOT EXISTS schema_stamp (
     id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL, stamp TEXT NOT NULL, updated_at TEXT NOT NULL)`);
+  await db.execute(`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, stamp TEXT NOT NULL, applied_at TEXT NOT NULL)`);
   const rs = await db.execute("SELECT version, stamp FROM schema_stamp WHERE id = 1");
+  const known = new Set(MIGRATIONS.map((m) => m.version));
+  const applied = new Set((await db.execute("SELECT version FROM schema_migrations")).rows.map((r) => Number(r.version)));
   const current = rs.rows.length ? Number(rs.rows[0].version) : 0;
-  if (current > KNOWN_SCHEMA.version) {
+  if (current > KNOWN_SCHEMA.version || [...applied].some((v) => !known.has(v))) {
     throw new MemoryError(
       "boot_refused",
-      `database schema stamp ${String(rs.rows[0].stamp)} is newer than this server knows (${KNOWN_SCHEMA.stamp})`,
+      `database schema stamp ${String(rs.rows[0]?.stamp ?? "unknown")} is newer than this server knows (${KNOWN_SCHEMA.stamp})`,
     );
   }
   for (const m of MIGRATIONS) {
-    if (m.version <= current) continue;
+    if (applied.has(m.version)) continue;
     await db.write(async (tx) => {
       for (const sql of m.statements) await tx.execute(sql);
+      const now = new Date().toISOString();
+      await tx.execute({ sql: "INSERT INTO schema_migrations (version, stamp, applied_at) VALUES (?, ?, ?)", args: [m.version, m.stamp, now] });
       await tx.execute({
         sql: `INSERT INTO schema_stamp (id, version, stamp, updated_at) VALUES (1, ?, ?, ?)
-              ON CONFLICT(id) DO UPDATE SET version = excluded.version, stamp = excluded.stamp, updated_at = excluded.updated_at`,
-        args: [m.version, m.stamp, new Date().toISOString()],
+              ON CONFLICT(id) DO UPDATE SET version = MAX(schema_stamp.version, excluded.version),
+                stamp = CASE WHEN excluded.version >= schema_stamp.version THEN excluded.stamp ELSE schema_stamp.stamp END,
+                updated_at = excluded.updated_at`,
+        args: [m.version, m.stamp, now],
       });
     });
   }

@@ -56,3 +56,21 @@ describe("openStore", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe("migration tracking", () => {
+  it("applies a migration with a lower version that was not applied yet", async () => {
+    const dir = tempDir();
+    const path = join(dir, "m.db");
+    (await openStore({ path })).close();
+    const raw = createClient({ url: `file:${path}` });
+    // Simulate a database that never got migration 1's last table.
+    await raw.execute("DELETE FROM schema_migrations WHERE version = 1");
+    await raw.execute("DROP TABLE store_meta");
+    raw.close();
+    const db = await openStore({ path });
+    const rs = await db.execute("SELECT name FROM sqlite_master WHERE name = 'store_meta'");
+    expect(rs.rows).toHaveLength(1);
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

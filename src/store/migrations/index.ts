@@ -1,13 +1,15 @@
 /**
- * The ordered migration list. Each feature adds its own file; the last
- * entry's stamp is the schema stamp this server knows (SPEC §9.8).
+ * The migration list. Each feature adds its own file; the list is sorted by
+ * version, and the highest version's stamp is the schema stamp this server
+ * knows (SPEC §9.8).
  */
 import type { Migration } from "./migration.ts";
 import { m001Foundation } from "./m001-foundation.ts";
 import { m004Graph } from "./m004-graph.ts";
 import { m005Audit } from "./m005-audit.ts";
+import { m008Governance } from "./m008-governance.ts";
 
-/** All migrations in order. */
+/** All migrations, applied in version order (merges may list them out of order). */
 export const MIGRATIONS: readonly Migration[] = [
   m001Foundation,
   // recall (issue 3) migrations go here
@@ -16,9 +18,10 @@ export const MIGRATIONS: readonly Migration[] = [
   m004Graph,
   m005Audit,
   // governance (issue 6) migrations go here
+  m008Governance,
   // ump (issue 7) migrations go here
   // auth (issue 8) migrations go here
-];
+].sort((a, b) => a.version - b.version);
 
 /** The schema version and stamp this server knows. */
 export const KNOWN_SCHEMA = {

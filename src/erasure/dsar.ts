@@ -1,0 +1,134 @@
+/**
+ * `POST /dsar` (SPEC §1 item 6, §3 erasure row, §4.4): a data-subject
+ * erasure. Body `{owner?, email?, match?, dry_run?}` (at least one subject
+ * field). In ONE write transaction it locates the subject's chunks (by
+ * `meta.owner`, or content/title containing the email or the match text),
+ * exports them, purges them (tombstones; 900 ids per statement), deletes
+ * the proposals reachable through `promoted_chunk_id`, runs the
+ * content-match delete over proposals (owned by the subject, or whose
+ * content, title or sourcing prompt contains the email or match text),
+ * deletes the consolidation links touching the chunks and the graph
+ * entities whose name contains the email or match text (with their edges), appends the
+ * `erasure` audit row and stores the certificate. Any failure rolls the
+ * whole erasure back, and no certificate exists. `dry_run` locates and
+ * exports only: nothing is deleted, audited or certified.
+ */
+import type { AuditService } from "../audit/audit-service.ts";
+import { MemoryError } from "../core/errors.ts";
+import type { WriteContext } from "../ingest/context.ts";
+import { requireObject } from "../ingest/fields.ts";
+import { sanitizeForRead } from "../hygiene/sanitize-for-read.ts";
+import { GENESIS_HASH } from "../audit/chain-hash.ts";
+import { auditHead } from "../store/audit.ts";
+import { getChunks } from "../store/chunks.ts";
+import type { Exec } from "../store/db.ts";
+import { chunkIdsByOwner, chunkIdsMatching, deleteEntitiesWithEdges, entityIdsMatching, insertCertificate } from "../store/erasure.ts";
+import { getProposals, proposalIdsMatching, proposalIdsPromotedTo } from "../store/proposals.ts";
+import { CERTIFICATE_FORMAT, certificateDigest, subjectDigest, type Certificate, type ErasureSubject } from "./certificate.ts";
+import { eraseInTx } from "./erase-in-tx.ts";
+
+/** The subject-access export (read seam applied as for a `pii:read` principal: it is the subject's own data). */
+export interface DsarExport {
+  chunks: { id: number; title?: string; content: string; domain: string; source: string; created_at: string }[];
+  proposals: { id: number; status: string; title?: string; content: string; domain: string; created_at: string }[];
+}
+
+/** The DSAR reply (this project's shape). */
+export interface DsarResult {
+  dry_run: boolean;
+  located: { chunks: number; proposals: number };
+  export: DsarExport;
+  certificate?: Certificate;
+}
+
+function parse(raw: unknown): { subject: ErasureSubject; dryRun: boolean } {
+  const b = requireObject(raw);
+  const subject: ErasureSubject = {};
+  const str = (f: "owner" | "email" | "match", min: number, max: number) => {
+    const v = b[f];
+    if (v === undefined || v === null) return;
+    if (typeof v !== "string" || v.trim().length < min || v.length > max) {
+      throw new MemoryError("invalid_request", `${f} must be a string of ${min} to ${max} characters`, { field: f, min, max });
+    }
+    subject[f] = v.trim();
+  };
+  str("owner", 1, 256);
+  str("email", 3, 320);
+  str("match", 3, 1000);
+  if (subject.email !== undefined && !/^[^\s@]+@[^\s@]+$/.test(subject.email)) {
+    throw new MemoryError("invalid_request", "email must look like name@host", { field: "email" });
+  }
+  if (!Object.keys(subject).length) throw new MemoryError("invalid_request", "give at least one of owner, email or match", { field: "owner" });
+  if (b.dry_run !== undefined && typeof b.dry_run !== "boolean") throw new MemoryError("invalid_request", "dry_run must be a boolean", { field: "dry_run" });
+  return { subject, dryRun: b.dry_run === true };
+}
+
+const read = (t: string) => sanitizeForRead(t, { piiRead: true });
+
+/** Random hex (Web Crypto). */
+function randomHex(bytes: number): string {
+  return [...crypto.getRandomValues(new Uint8Array(bytes))].map((x) => x.toString(16).padStart(2, "0")).join("");
+}
+
+/** Runs one erasure. */
+export async function dsar(
+  d: { ctx: WriteContext; audit: AuditService; afterErasure?: (notice: Record<string, unknown>) => void },
+  raw: unknown,
+): Promise<DsarResult> {
+  const { subject, dryRun } = parse(raw);
+  const needles = [subject.email, subject.match].filter((x): x is string => x !== undefined);
+  const run = async (tx: Exec): Promise<DsarResult> => {
+    const ids = new Set<number>();
+    if (subject.owner !== undefined) for (const id of await chunkIdsByOwner(tx, subject.owner)) ids.add(id);
+    for (const n of needles) for (const id of await chunkIdsMatching(tx, n)) ids.add(id);
+    const chunkIds = [...ids].sort((a, b) => a - b);
+    const matched = await proposalIdsMatching(tx, { owner: subject.owner, needles });
+    const promoted = await proposalIdsPromotedTo(tx, chunkIds);
+    const proposalIds = [...new Set([...matched, ...promoted])].sort((a, b) => a - b);
+    const chunks = (await getChunks(tx, chunkIds)).sort((a, b) => a.id - b.id);
+    const proposals = await getProposals(tx, proposalIds);
+    const exported: DsarExport = {
+      chunks: chunks.map((c) => ({ id: c.id, ...(c.title !== undefined ? { title: read(c.title) } : {}), content: read(c.content), domain: c.domain, source: c.source, created_at: c.createdAt })),
+      proposals: proposals.map((p) => ({ id: p.id, status: p.status, ...(p.title !== undefined ? { title: read(p.title) } : {}), content: read(p.content), domain: p.domain, created_at: p.createdAt })),
+    };
+    const result: DsarResult = { dry_run: dryRun, located: { chunks: chunkIds.length, proposals: proposalIds.length }, export: exported };
+    if (dryRun) return result;
+    const now = d.ctx.clock().toISOString();
+    const erased = await eraseInTx(tx, { chunkIds, extraProposalIds: matched, reason: "erasure", now });
+    // Graph entities named after the subject (email or match text) go with their edges.
+    const entityIds = new Set<number>();
+    for (const n of needles) for (const id of await entityIdsMatching(tx, n)) entityIds.add(id);
+    const graph = await deleteEntitiesWithEdges(tx, [...entityIds].sort((a, b) => a - b));
+    const salt = randomHex(16);
+    const body: Omit<Certificate, "digest" | "audit"> = {
+      format: CERTIFICATE_FORMAT, id: crypto.randomUUID(), issued_at: now,
+      subject: { fields: Object.keys(subject).sort(), salt, digest: subjectDigest(subject, salt) },
+      erased: { chunk_ids: erased.chunkIds, proposal_ids: erased.proposalIds, links: erased.links, entities: graph.entities, relations: graph.relations },
+    };
+    const digest = certificateDigest(body);
+    const prev = (await auditHead(tx))?.hash ?? GENESIS_HASH;
+    const row = await d.audit.append(tx, {
+      action: "erasure", target: `certificate:${body.id}`,
+      detail: {
+        certificate_id: body.id, certificate_digest: digest, subject_digest: body.subject.digest,
+        chunks: erased.chunkIds.length, proposals: erased.proposalIds.length, links: erased.links, entities: graph.entities, relations: graph.relations,
+      },
+    });
+    const certificate: Certificate = { ...body, digest, audit: { row_id: row.id, prev_hash: prev, row_hash: row.hash } };
+    await insertCertificate(tx, { id: body.id, issuedAt: now, auditRowId: row.id, digest, body: certificate as unknown as Record<string, unknown> });
+    result.certificate = certificate;
+    return result;
+  };
+  // A dry run still reads inside one transaction, for a consistent snapshot.
+  const result = await d.ctx.db.write(run);
+  const cert = result.certificate;
+  if (cert) {
+    for (const id of cert.erased.chunk_ids) for (const h of d.ctx.indexHooks) h.removed(id);
+    // SPEC §6 erasure webhook: after commit, never blocking the reply; the notice holds no personal data.
+    d.afterErasure?.({
+      certificate_id: cert.id, certificate_digest: cert.digest, issued_at: cert.issued_at, audit_row_id: cert.audit.row_id,
+      subject_digest: cert.subject.digest, chunks: cert.erased.chunk_ids.length, proposals: cert.erased.proposal_ids.length,
+    });
+  }
+  return result;
+}

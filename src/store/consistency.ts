@@ -1,0 +1,55 @@
+/**
+ * Store invariants `cairn check-consistency` reads: each query returns the
+ * offending ids (at most `limit`) and their total count.
+ */
+import type { Exec } from "./db.ts";
+
+/** Offending ids of one invariant. */
+export interface Offenders {
+  count: number;
+  sample: number[];
+}
+
+async function offenders(ex: Exec, fromWhere: string, idExpr: string, limit: number): Promise<Offenders> {
+  const n = await ex.execute(`SELECT COUNT(*) AS n ${fromWhere}`);
+  const rs = await ex.execute({ sql: `SELECT ${idExpr} AS id ${fromWhere} ORDER BY 1 LIMIT ?`, args: [limit] });
+  return { count: Number(n.rows[0].n), sample: rs.rows.map((r) => Number(r.id)) };
+}
+
+async function hasTable(ex: Exec, name: string): Promise<boolean> {
+  return (await ex.execute({ sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", args: [name] })).rows.length > 0;
+}
+
+/** The invariant queries, by name. */
+export async function storeInvariants(ex: Exec, limit = 10): Promise<Record<string, Offenders>> {
+  const none: Offenders = { count: 0, sample: [] };
+  return {
+    // vectors whose chunk is gone (chunk_id)
+    orphan_vectors: (await hasTable(ex, "chunk_vectors"))
+      ? await offenders(ex, "FROM chunk_vectors v WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = v.chunk_id)", "v.chunk_id", limit)
+      : none,
+    // relations still owned by a deleted chunk (relation id)
+    dangling_relation_owners: await offenders(ex,
+      "FROM relations r WHERE r.chunk_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = r.chunk_id)", "r.id", limit),
+    // open consolidation links with an end that is gone (link id)
+    dangling_links: await offenders(ex,
+      `FROM consolidation_links l WHERE l.status IN ('proposed', 'approved') AND (
+         NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = l.from_chunk_id) OR NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = l.to_chunk_id))`, "l.id", limit),
+    // approvals whose promoted chunk is neither stored nor tombstoned (proposal id)
+    promoted_missing: await offenders(ex,
+      `FROM proposals p WHERE p.promoted_chunk_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = p.promoted_chunk_id)
+         AND NOT EXISTS (SELECT 1 FROM tombstones t WHERE t.chunk_id = p.promoted_chunk_id)`, "p.id", limit),
+    // proposals whose status and decision columns disagree (proposal id)
+    proposal_state: await offenders(ex,
+      `FROM proposals p WHERE (p.status = 'pending' AND (p.decided_at IS NOT NULL OR p.promoted_chunk_id IS NOT NULL))
+         OR (p.status <> 'pending' AND p.decided_at IS NULL) OR (p.status = 'rejected' AND p.promoted_chunk_id IS NOT NULL)`, "p.id", limit),
+    // tombstoned chunk ids that are still stored (chunk id)
+    tombstoned_present: await offenders(ex, "FROM tombstones t WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.id = t.chunk_id)", "t.chunk_id", limit),
+  };
+}
+
+/** Approved `supersedes` edges (from, to), for the cycle check. */
+export async function approvedSupersedesEdges(ex: Exec): Promise<[number, number][]> {
+  const rs = await ex.execute("SELECT from_chunk_id, to_chunk_id FROM consolidation_links WHERE kind = 'supersedes' AND status = 'approved' ORDER BY id");
+  return rs.rows.map((r) => [Number(r.from_chunk_id), Number(r.to_chunk_id)]);
+}
