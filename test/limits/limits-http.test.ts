@@ -64,7 +64,7 @@ describe("body limit and deadline (SPEC §7, §8)", () => {
   it("turns a request past its deadline into 503 deadline_exceeded and counts it as a pool timeout", async () => {
     t = await openTestMemory({ CAIRN_REQUEST_DEADLINE_MS: "50" });
     // A slow service behind the real route and gate row: the graph traversal is made to take 300 ms.
-    (t.memory.graph as { traverse: () => Promise<Record<string, unknown>> }).traverse = async () => {
+    (t.memory.graph as unknown as { traverse: () => Promise<Record<string, unknown>> }).traverse = async () => {
       await new Promise((r) => setTimeout(r, 300));
       return {};
     };
