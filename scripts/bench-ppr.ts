@@ -36,7 +36,7 @@ function rng(seed: number): () => number {
 const NODES = arg("nodes", 20_000);
 const EDGES = arg("edges", 100_000);
 const QUERIES = arg("queries", 500);
-const EPS = arg("eps", 1e-5);
+const EPS = arg("eps", 3e-5);
 const rand = rng(arg("seed", 42));
 
 // 90% semantic edges with skewed endpoints (squared uniform → a few popular

@@ -29,6 +29,10 @@ import { cachedTemporalSource } from "./review/link-cache.ts";
 import { temporalFilter } from "./review/recall-filter.ts";
 import { createReviewService, type ReviewService } from "./review/review-service.ts";
 import { deleteLinksTouching } from "./store/consolidation.ts";
+import { GraphModel } from "./graph/graph-model.ts";
+import { createGraphLeg, DEFAULT_GRAPH_LEG_PARAMS, type GraphLegParams } from "./graph/graph-leg.ts";
+import { createGraphService, type GraphService } from "./graph/graph-service.ts";
+import { createMarkdownGraphPort } from "./graph/markdown-graph.ts";
 // --- auth, limits and outbound (issue 8) ---
 import { loadSecrets, type ReadSecretFile } from "./auth/load-credentials.ts";
 import { createSecurityServices, type SecurityServices } from "./auth/security-services.ts";
@@ -88,6 +92,8 @@ export interface Memory {
   recall(body: unknown, opts?: RecallCallOptions): Promise<Record<string, unknown>>;
   /** Quarantine review (SPEC §4.4). */
   readonly quarantine: QuarantineService;
+  /** The knowledge graph (SPEC §2.6, §4.6): routes' service, the recall leg's in-memory model and its tunables. */
+  readonly graph: GraphService & { readonly model: GraphModel; legParams: GraphLegParams };
   deleteMemory(rawId: string): Promise<{ deleted: true }>;
   health(): Promise<{ status: string; version: string; error?: string }>;
   healthDb(): Promise<Record<string, unknown>>;
@@ -177,7 +183,15 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     alert: (kind, message, details) => void webhooks.alert({ kind, message, details }),
   });
   db.observer = security.metrics;
-  let markdownGraph: MarkdownGraphPort | undefined;
+  // graph (issue 5): in-memory model kept in step with writes, markdown port, recall leg (SPEC §1 step 6, §2.6, §4.6)
+  const graphModel = await GraphModel.load(db);
+  write.graphSink = (key, delta) => graphModel.stage(key, delta);
+  write.indexHooks.push(graphModel);
+  const graph = Object.assign(createGraphService({ db, audit: (ev) => audit.record(ev) }), {
+    model: graphModel, legParams: { ...DEFAULT_GRAPH_LEG_PARAMS },
+  });
+  recallEngine.setGraphLeg(createGraphLeg(graphModel, db, () => graph.legParams));
+  let markdownGraph: MarkdownGraphPort | undefined = createMarkdownGraphPort(write.graphSink);
   // --- ump (issue 7) ---
   const umpKey = ports.umpKey ?? (() => undefined);
   const ump = await createUmpService({
@@ -204,6 +218,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     ingestMemory: (body) => ingestMemory(write, body, config.ingestSkipPatterns),
     add: (body) => ingestAdd(write, body),
     quarantine: createQuarantineService(write),
+    graph,
     recallEngine,
     recall: (body, opts) => recallEngine.recall(body, opts),
     deleteMemory: (rawId) => deleteMemory(write, parseChunkId(rawId)),

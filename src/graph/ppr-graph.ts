@@ -145,14 +145,24 @@ export function buildGraph(edges: readonly GraphEdge[], opts: BuildGraphOptions 
   const weight = new Float64Array(rawT.length);
   const degree = new Int32Array(n);
   let out = 0;
-  const order: number[] = [];
+  const order = new Int32Array(rawT.length);
+  const before = (x: number, y: number) => rawT[x] - rawT[y] || rawY[x] - rawY[y] || x - y;
   for (let u = 0; u < n; u++) {
     offsets[u] = out;
-    order.length = 0;
-    for (let k = rawOff[u]; k < rawOff[u + 1]; k++) order.push(k);
-    order.sort((x, y) => rawT[x] - rawT[y] || rawY[x] - rawY[y] || x - y);
+    const a = rawOff[u], b = rawOff[u + 1];
+    for (let k = a; k < b; k++) order[k] = k;
+    if (b - a <= 32) {
+      // Insertion sort: rows are short on average, and this avoids a comparator call per pair.
+      for (let i = a + 1; i < b; i++) {
+        const x = order[i];
+        let j = i - 1;
+        while (j >= a && before(order[j], x) > 0) { order[j + 1] = order[j]; j--; }
+        order[j + 1] = x;
+      }
+    } else order.subarray(a, b).sort(before);
     const rowStart = out;
-    for (const k of order) {
+    for (let i = a; i < b; i++) {
+      const k = order[i];
       if (out > rowStart && targets[out - 1] === rawT[k] && typeOf[out - 1] === rawY[k]) {
         weight[out - 1] += rawW[k];
         continue;

@@ -18,6 +18,7 @@ import { toErrorResponse } from "./status.ts";
 import { writeDoorRoutes } from "./routes/write-doors.ts";
 import { governanceRoutes } from "./routes/governance.ts";
 import { recallRoutes } from "./routes/recall.ts";
+import { graphRoutes } from "./routes/graph.ts";
 import { installGuard } from "./guard.ts";
 import { opsRoutes } from "./routes/ops.ts";
 import { umpRoutes } from "./routes/ump.ts";
@@ -49,6 +50,7 @@ export function createApp(memory: Memory, opts: AppOptions): Hono {
   writeDoorRoutes(app, memory);
   // hygiene routes (issue 4) register here
   // graph routes (issue 5) register here
+  graphRoutes(app, memory);
   // governance routes (issue 6) register here
   governanceRoutes(app, memory);
   // ump routes (issue 7) register here

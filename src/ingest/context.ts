@@ -1,6 +1,7 @@
 /** What every write door needs: the store, a clock, the embedder and the hooks (built by the composition root). */
 import type { InjectionPolicy } from "../config/config.ts";
 import type { Embedder } from "../embed/embedder.ts";
+import type { GraphSink } from "../graph/graph-delta.ts";
 import type { Db } from "../store/db.ts";
 import type { Clock, IndexHooks, ReviewGate, TxHook } from "./ports.ts";
 
@@ -17,6 +18,8 @@ export interface WriteContext {
   maxDocs: number;
   /** What the screen does with a Quarantine verdict. */
   injectionPolicy: InjectionPolicy;
+  /** Receives the graph rows a write staged, for the in-memory recall graph (SPEC §1 step 6). */
+  graphSink?: GraphSink;
   /** Write-posture gate for the posture-carrying doors (SPEC §1); absent means every write is direct. */
   review?: ReviewGate;
 }

@@ -11,6 +11,9 @@ import { GLOBAL_DOMAIN } from "../domains/domain-name.ts";
 import { confidenceFor, originFor } from "./confidence.ts";
 import type { WriteContext } from "./context.ts";
 import { writeGraphRows } from "./write-graph-rows.ts";
+import { emptyDelta } from "../graph/graph-delta.ts";
+import { mentionNames } from "../graph/chunk-mentions.ts";
+import { entitiesByNames } from "../store/graph-read.ts";
 import { validateIngest } from "./validate-ingest.ts";
 import { writeChunk } from "./write-chunk.ts";
 
@@ -43,8 +46,14 @@ export async function ingestStructured(ctx: WriteContext, raw: unknown): Promise
     assertionKind: req.assertionKind, expiresAt: req.expiresAt, authority: req.authority,
   };
   for (const [k, v] of Object.entries(labels)) if (v !== undefined) (chunk as unknown as Record<string, unknown>)[k] = v;
-  const out = await writeChunk(ctx, chunk, (tx, chunkId, now) =>
-    writeGraphRows(tx, { domain, entities: req.entities, relations: req.relations, chunkId, now, edgeSource: "structured" }));
+  const mentioned = mentionNames(req.content);
+  const out = await writeChunk(ctx, chunk, async (tx, chunkId, now) => {
+    const delta = emptyDelta();
+    // The chunk is also linked to entities of the domain its text names (recall graph leg, SPEC §1 step 6).
+    const mentions = (await entitiesByNames(tx, domain, mentioned)).map((e) => e.id);
+    await writeGraphRows(tx, { domain, entities: req.entities, relations: req.relations, chunkId, now, edgeSource: "structured", delta, mentions });
+    ctx.graphSink?.({ chunkId, contentHash: chunk.contentHash }, delta);
+  });
   if (out.status === "duplicate") return { id: out.id, status: "duplicate", domain: out.domain, entitiesAdded: 0, relationsAdded: 0 };
   return { id: out.id, status: "created", domain, entitiesAdded: req.entities.length, relationsAdded: req.relations.length };
 }

@@ -7,24 +7,10 @@
  * project's choice (the spec leaves it open): `{type, timestamp, data}`.
  */
 
-import type { OutboundClient, SendFailure } from "./outbound-client.ts";
-import { rfc3339, signWebhook, type WebhookSecret } from "./webhook-signature.ts";
+import { createSignedSender, type Delivery, type SignedSenderConfig } from "./signed-sender.ts";
 
 /** Configuration of `createAlertSender`. */
-export interface AlertWebhookConfig {
-  /** Destination; its origin must be in the client's allowlist. */
-  url: string;
-  secret: WebhookSecret;
-  client: OutboundClient;
-  /** Retries after the first attempt; default 3. */
-  retries?: number;
-  /** Wait before retry n (last value repeats); default 1 s, 5 s, 25 s. */
-  backoffMs?: readonly number[];
-  sleep?: (ms: number) => Promise<void>;
-  now?: () => Date;
-  /** Delivery id generator; default `msg_` + a random UUID without dashes. */
-  newId?: () => string;
-}
+export type AlertWebhookConfig = SignedSenderConfig;
 
 /** One alert; sent as the `data` member of the payload. */
 export interface SystemAlert {
@@ -34,9 +20,7 @@ export interface SystemAlert {
 }
 
 /** Outcome of one alert delivery. */
-export type AlertDelivery =
-  | { delivered: true; id: string; attempts: number; status: number }
-  | { delivered: false; id: string; attempts: number; reason: SendFailure | "http_status"; status?: number };
+export type AlertDelivery = Delivery;
 
 /** A sender of signed system alerts. */
 export interface AlertSender {
@@ -44,41 +28,8 @@ export interface AlertSender {
   send(alert: SystemAlert): Promise<AlertDelivery>;
 }
 
-/** Builds the alert sender. */
+/** Builds the alert sender (payload type `system.alert`). */
 export function createAlertSender(config: AlertWebhookConfig): AlertSender {
-  const retries = config.retries ?? 3;
-  const backoff = config.backoffMs ?? [1_000, 5_000, 25_000];
-  const sleep = config.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const now = config.now ?? (() => new Date());
-  const newId = config.newId ?? (() => "msg_" + crypto.randomUUID().replaceAll("-", ""));
-
-  return {
-    async send(alert) {
-      const id = newId();
-      const body = JSON.stringify({ type: "system.alert", timestamp: rfc3339(now()), data: alert });
-      let last: AlertDelivery = { delivered: false, id, attempts: 0, reason: "network" };
-      for (let attempt = 1; attempt <= retries + 1; attempt++) {
-        if (attempt > 1) await sleep(backoff[Math.min(attempt - 2, backoff.length - 1)] ?? 0);
-        const timestamp = rfc3339(now());
-        const headers = {
-          "content-type": "application/json",
-          "webhook-id": id,
-          "webhook-timestamp": timestamp,
-          "webhook-signature": await signWebhook(config.secret, id, timestamp, body),
-        };
-        const result = await config.client.send(config.url, { method: "POST", headers, body });
-        if (result.sent) {
-          const status = result.response.status;
-          await result.response.body?.cancel().catch(() => {});
-          if (status < 300) return { delivered: true, id, attempts: attempt, status };
-          last = { delivered: false, id, attempts: attempt, reason: "http_status", status };
-          if (status < 500) return last; // 4xx will not get better by repeating
-        } else {
-          last = { delivered: false, id, attempts: attempt, reason: result.reason, ...(result.status ? { status: result.status } : {}) };
-          if (result.reason !== "network" && result.reason !== "timeout") return last; // refusals are permanent
-        }
-      }
-      return last;
-    },
-  };
+  const sender = createSignedSender(config, "system.alert");
+  return { send: (alert) => sender.send(alert) };
 }

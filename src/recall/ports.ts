@@ -15,8 +15,8 @@ export interface GraphLegInput {
   limit: number;
 }
 
-/** The graph leg: ranked chunk ids (best first), plus hop chains for explain. */
-export type GraphLeg = (input: GraphLegInput) => Promise<{ ids: number[]; hops?: Map<number, unknown[]> }>;
+/** The graph leg: ranked chunk ids (best first), hop chains for explain, and optionally its own fusion weight for this query. */
+export type GraphLeg = (input: GraphLegInput) => Promise<{ ids: number[]; hops?: Map<number, unknown[]>; weight?: number }>;
 
 /** Supersede/contradict/decay view of fused candidates. */
 export interface TemporalView {

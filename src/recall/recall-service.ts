@@ -163,7 +163,7 @@ async function searchScope(
     const g = await d.graphLeg!({ query: q.query, seedChunkIds: fused.slice(0, 10).map((f) => f.id), filter, atMs: q.atMs, limit: p.legDepth });
     hops = g.hops;
     if (g.ids.length) {
-      lists.push({ name: "graph", ids: g.ids, weight: p.graphWeight });
+      lists.push({ name: "graph", ids: g.ids, weight: g.weight ?? p.graphWeight });
       fused = reciprocalRankFusion(lists);
     }
   }

@@ -43,6 +43,30 @@ export async function findEntity(ex: Exec, domain: string, name: string): Promis
   return e;
 }
 
+/**
+ * Inserts the entity if absent; an existing entity keeps its type unless it
+ * has none (derived edges such as markdown's must not overwrite a declared
+ * type). Returns the id and whether the row is new.
+ */
+export async function ensureEntity(
+  ex: Exec,
+  e: { domain: string; name: string; displayName: string; type?: string },
+  now: string,
+): Promise<{ id: number; created: boolean }> {
+  const found = await findEntity(ex, e.domain, e.name);
+  if (found) {
+    if (found.type === undefined && e.type !== undefined) {
+      await ex.execute({ sql: "UPDATE entities SET type = ? WHERE id = ?", args: [e.type, found.id] });
+    }
+    return { id: found.id, created: false };
+  }
+  const rs = await ex.execute({
+    sql: "INSERT INTO entities (domain, name, display_name, type, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+    args: [e.domain, e.name, e.displayName, e.type ?? null, now],
+  });
+  return { id: Number(rs.rows[0].id), created: true };
+}
+
 /** Inserts the entity or updates its type when given; returns its id. */
 export async function upsertEntity(
   ex: Exec,
@@ -58,6 +82,11 @@ export async function upsertEntity(
   return Number(rs.rows[0].id);
 }
 
+/** Exported row mapper for the read module. */
+export function edgeFromRow(r: Record<string, unknown>): EdgeRow {
+  return rowToEdge(r);
+}
+
 function rowToEdge(r: Record<string, unknown>): EdgeRow {
   const e: EdgeRow = {
     id: Number(r.id), domain: String(r.domain), fromId: Number(r.from_id), toId: Number(r.to_id), type: String(r.type),
@@ -71,12 +100,22 @@ function rowToEdge(r: Record<string, unknown>): EdgeRow {
   return e;
 }
 
-const EDGE_COLS = "id, domain, from_id, to_id, type, valid_at, invalid_at, created_at, superseded_at, edge_source, chunk_id";
+/** The edge columns, in `rowToEdge` order. */
+export const EDGE_COLS = "id, domain, from_id, to_id, type, valid_at, invalid_at, created_at, superseded_at, edge_source, chunk_id";
 
 /** The current (not superseded) edges for one triple. */
 export async function currentEdgesFor(ex: Exec, fromId: number, type: string, toId: number): Promise<EdgeRow[]> {
   const rs = await ex.execute({
     sql: `SELECT ${EDGE_COLS} FROM relations WHERE from_id = ? AND type = ? AND to_id = ? AND superseded_at IS NULL ORDER BY id`,
+    args: [fromId, type, toId],
+  });
+  return rs.rows.map((r) => rowToEdge(r as unknown as Record<string, unknown>));
+}
+
+/** Every version (current and retired) of one triple, oldest first. */
+export async function edgeVersionsFor(ex: Exec, fromId: number, type: string, toId: number): Promise<EdgeRow[]> {
+  const rs = await ex.execute({
+    sql: `SELECT ${EDGE_COLS} FROM relations WHERE from_id = ? AND type = ? AND to_id = ? ORDER BY created_at, id`,
     args: [fromId, type, toId],
   });
   return rs.rows.map((r) => rowToEdge(r as unknown as Record<string, unknown>));
@@ -96,6 +135,25 @@ export async function insertEdge(ex: Exec, e: Omit<EdgeRow, "id">): Promise<numb
 /** Retires an edge: sets its transaction-time end (never deletes). */
 export async function retireEdge(ex: Exec, id: number, supersededAt: string): Promise<void> {
   await ex.execute({ sql: "UPDATE relations SET superseded_at = ? WHERE id = ?", args: [supersededAt, id] });
+}
+
+/** One entity–chunk link; `subject` when the chunk is about the entity rather than only mentioning it. */
+export interface EntityChunkLink {
+  entityId: number;
+  chunkId: number;
+  subject: boolean;
+}
+
+/** Links entities to a chunk (idempotent; a subject link is never downgraded to a mention). */
+export async function linkEntityChunks(ex: Exec, links: readonly EntityChunkLink[]): Promise<void> {
+  for (let i = 0; i < links.length; i += 300) {
+    const part = links.slice(i, i + 300);
+    await ex.execute({
+      sql: `INSERT INTO entity_chunks (entity_id, chunk_id, subject) VALUES ${part.map(() => "(?, ?, ?)").join(", ")}
+            ON CONFLICT(entity_id, chunk_id) DO UPDATE SET subject = MAX(entity_chunks.subject, excluded.subject)`,
+      args: part.flatMap((l) => [l.entityId, l.chunkId, l.subject ? 1 : 0]),
+    });
+  }
 }
 
 /** Nulls the owning-chunk reference of edges a deleted chunk produced (SPEC §3). */

@@ -63,12 +63,12 @@ describe("body limit and deadline (SPEC §7, §8)", () => {
 
   it("turns a request past its deadline into 503 deadline_exceeded and counts it as a pool timeout", async () => {
     t = await openTestMemory({ CAIRN_REQUEST_DEADLINE_MS: "50" });
-    // Stands in for a slow handler under a real gate row (the graph feature registers the real one).
-    t.app.get("/graph/traverse", async (c) => {
+    // A slow service behind the real route and gate row: the graph traversal is made to take 300 ms.
+    (t.memory.graph as unknown as { traverse: () => Promise<Record<string, unknown>> }).traverse = async () => {
       await new Promise((r) => setTimeout(r, 300));
-      return c.json({});
-    });
-    const slow = await t.req("GET", "/graph/traverse");
+      return {};
+    };
+    const slow = await t.req("GET", "/graph/traverse?start=x");
     expect(slow.status).toBe(503);
     expect((await slow.json()).error.code).toBe("deadline_exceeded");
     const metrics = await (await t.req("GET", "/metrics")).text();

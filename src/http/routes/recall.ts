@@ -22,6 +22,9 @@ export function recallRoutes(app: Hono, memory: Memory): void {
     if (limit !== undefined) body.limit = limit;
     const lex = c.req.query("lex");
     if (lex !== undefined) body.lex = lex;
+    // SPEC §1 step 6: the graph leg is on for /search too; `graph=false` turns it off for one request.
+    const graph = c.req.query("graph");
+    if (graph === "false" || graph === "0") body.graph = false;
     return c.json(await memory.recall(body, { piiRead: piiReadOf(c), sourceParam: c.req.query("source") }));
   });
 }

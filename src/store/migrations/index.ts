@@ -5,6 +5,7 @@
  */
 import type { Migration } from "./migration.ts";
 import { m001Foundation } from "./m001-foundation.ts";
+import { m004Graph } from "./m004-graph.ts";
 import { m005Audit } from "./m005-audit.ts";
 import { m006Ump } from "./m006-ump.ts";
 import { m008Governance } from "./m008-governance.ts";
@@ -15,6 +16,7 @@ export const MIGRATIONS: readonly Migration[] = [
   // recall (issue 3) migrations go here
   // hygiene (issue 4) migrations go here
   // graph (issue 5) migrations go here
+  m004Graph,
   m005Audit,
   // governance (issue 6) migrations go here
   m008Governance,
