@@ -12,6 +12,7 @@ import { checkConsistencyCommand, resolveCommand, undoResolveCommand, verifyCert
 import type { Memory } from "./src/memory.ts";
 import { isDeno, onShutdown, readEnv, readTextFile } from "./src/runtime/platform.ts";
 import { explainLines, queryLines } from "./src/cli/query.ts";
+import { evalCommand, type EvalOptions } from "./src/cli/eval.ts";
 import { bootServer, openMemoryForRuntime } from "./src/server.ts";
 import { MemoryError } from "./src/core/errors.ts";
 import { createProgress } from "./src/cli/progress.ts";
@@ -23,7 +24,11 @@ import { operatorActor } from "./src/ump/actor.ts";
 // deno-lint-ignore no-explicit-any
 const g = globalThis as any;
 const args: string[] = isDeno ? g.Deno.args : g.process.argv.slice(2);
-const exit = (code: number): never => (isDeno ? g.Deno.exit(code) : g.process.exit(code));
+const exit = (code: number): never => {
+  if (isDeno) g.Deno.exit(code);
+  else g.process.exit(code);
+  throw new Error("unreachable");
+};
 
 const cli = cac("cairn");
 let failed = false;
@@ -132,6 +137,18 @@ cli.command("explain <text>", "Recall with each hit's legs, ranks, scores and gr
     } finally {
       await memory.close();
     }
+  });
+
+cli.command("eval <path>", "Score recall on a BEIR directory or a LoCoMo JSON file (recall@5, recall@10, nDCG@10, MRR)")
+  .option("--floor <metric=value>", "Fail (exit 1) under a floor: r5=, r10=, mrr= or ndcg=; repeatable")
+  .option("--mode <mode>", "fused (the served pipeline), lexical or vector", { default: "fused" })
+  .option("--split <name>", "BEIR qrels split (default: test when present, else train)")
+  .option("--turn-only", "LoCoMo: index each turn without its previous turn as context")
+  .option("--json", "Print JSON")
+  .action(async (path: string, o: EvalOptions) => {
+    const out = await evalCommand(path, o);
+    for (const l of out.lines) console.log(l);
+    if (!out.ok) failed = true;
   });
 
 // --- ump (issue 7): keys, tokens, the file binding, the vault and MCP ---

@@ -9,6 +9,7 @@ import type { Embedder } from "./embed/embedder.ts";
 import { createDomainService, type DomainService } from "./domains/domain-service.ts";
 import type { WriteContext } from "./ingest/context.ts";
 import { ingestStructured, type IngestResult } from "./ingest/ingest-structured.ts";
+import { ingestBatch, type BatchResult } from "./ingest/ingest-batch.ts";
 import { ingestAdd, ingestMemory, type EntryResult } from "./ingest/ingest-memory.ts";
 import { ingestMarkdown, type MarkdownGraphPort, type MarkdownIngestOptions, type MarkdownIngestResult } from "./ingest/ingest-markdown.ts";
 import { createQuarantineService, type QuarantineService } from "./quarantine/quarantine-service.ts";
@@ -78,6 +79,8 @@ export interface Memory {
   /** The hash-chained audit log (SPEC §1 item 5). */
   readonly audit: AuditService;
   ingest(body: unknown): Promise<IngestResult>;
+  /** `POST /ingest/batch`: structured bodies validated first, then written in one transaction. */
+  ingestBatch(body: unknown): Promise<BatchResult>;
   /** `POST /ingest/markdown`: heading-aware chunks stamped markdown (or vault). */
   ingestMarkdown(body: unknown, opts?: Omit<MarkdownIngestOptions, "graph">): Promise<MarkdownIngestResult>;
   /** Registers the graph port markdown documents are handed to (SPEC §2.6 edge sources 1–3). */
@@ -213,6 +216,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   return {
     config, db, write, domains, audit, ump, sources,
     ingest: (body) => ingestStructured(write, body),
+    ingestBatch: (body) => ingestBatch(write, body),
     ingestMarkdown: (body, opts) => ingestMarkdown(write, body, { ...opts, graph: markdownGraph }),
     setMarkdownGraph: (port) => void (markdownGraph = port),
     ingestMemory: (body) => ingestMemory(write, body, config.ingestSkipPatterns),

@@ -60,6 +60,12 @@ export interface LocomoOptions {
   speaker?: boolean;
   /** Append the shared image's caption, `[photo: …]` (default true). */
   captions?: boolean;
+  /**
+   * Append the previous turn of the same session as context, `(in reply to Speaker: …)` (default false).
+   * A reply such as "They were scared but we reassured them" only makes sense with the question it
+   * answers; `cairn eval` turns this on (see src/eval/README.md for both figures).
+   */
+  previousTurn?: boolean;
 }
 
 /** Parses LoCoMo JSON text (an array of conversations). */
@@ -95,9 +101,14 @@ function conversation(c: Record<string, unknown>, index: number, opts: LocomoOpt
     .sort((a, b) => a - b);
   for (const s of sessions) {
     const date = String(conv[`session_${s}_date_time`] ?? "");
+    let previous: string | undefined;
     for (const turn of conv[`session_${s}`] as Record<string, unknown>[]) {
       if (typeof turn.dia_id !== "string" || typeof turn.text !== "string") continue;
-      docs.push(renderTurn(turn, s, date, opts));
+      const doc = renderTurn(turn, s, date, opts);
+      const own = doc.content;
+      if (opts.previousTurn && previous !== undefined) doc.content = `${own}\n(in reply to ${previous})`;
+      docs.push(doc);
+      previous = own;
     }
   }
   const ids = new Set(docs.map((d) => d.id));

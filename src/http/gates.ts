@@ -49,6 +49,7 @@ export const GATES: Readonly<Record<string, Gate>> = Object.freeze({
 
   // --- ingest doors (SPEC §4.2) ---
   "POST /ingest": write,
+  "POST /ingest/batch": write,
   "POST /ingest/markdown": write,
   "POST /ingest/memory": write,
   "POST /add": write,

@@ -14,7 +14,8 @@ import { writeGraphRows } from "./write-graph-rows.ts";
 import { emptyDelta } from "../graph/graph-delta.ts";
 import { mentionNames } from "../graph/chunk-mentions.ts";
 import { entitiesByNames } from "../store/graph-read.ts";
-import { validateIngest } from "./validate-ingest.ts";
+import { validateIngest, type IngestRequest } from "./validate-ingest.ts";
+import type { Exec } from "../store/db.ts";
 import { writeChunk } from "./write-chunk.ts";
 
 /** The `/ingest` reply (SPEC §4.2). */
@@ -26,8 +27,15 @@ export interface IngestResult {
   relationsAdded: number;
 }
 
-/** Validates and writes one structured ingest request. */
-export async function ingestStructured(ctx: WriteContext, raw: unknown): Promise<IngestResult> {
+/** A validated structured ingest, ready to write. */
+export interface PreparedIngest {
+  req: IngestRequest;
+  chunk: NewChunk;
+  mentioned: string[];
+}
+
+/** Validates one `/ingest` body and builds its chunk (no writes). */
+export async function prepareStructured(ctx: WriteContext, raw: unknown): Promise<PreparedIngest> {
   const req = validateIngest(raw);
   const domain = req.domain ?? GLOBAL_DOMAIN;
   await requireRegisteredDomain(ctx, domain);
@@ -46,16 +54,31 @@ export async function ingestStructured(ctx: WriteContext, raw: unknown): Promise
     assertionKind: req.assertionKind, expiresAt: req.expiresAt, authority: req.authority,
   };
   for (const [k, v] of Object.entries(labels)) if (v !== undefined) (chunk as unknown as Record<string, unknown>)[k] = v;
-  const mentioned = mentionNames(req.content);
-  const out = await writeChunk(ctx, chunk, async (tx, chunkId, now) => {
-    const delta = emptyDelta();
-    // The chunk is also linked to entities of the domain its text names (recall graph leg, SPEC §1 step 6).
-    const mentions = (await entitiesByNames(tx, domain, mentioned)).map((e) => e.id);
-    await writeGraphRows(tx, { domain, entities: req.entities, relations: req.relations, chunkId, now, edgeSource: "structured", delta, mentions });
-    ctx.graphSink?.({ chunkId, contentHash: chunk.contentHash }, delta);
+  return { req, chunk, mentioned: mentionNames(req.content) };
+}
+
+/** Writes one prepared ingest's graph rows inside the chunk's transaction. */
+export async function writePreparedGraph(ctx: WriteContext, tx: Exec, p: PreparedIngest, chunkId: number, now: string): Promise<void> {
+  const delta = emptyDelta();
+  // The chunk is also linked to entities of the domain its text names (recall graph leg, SPEC §1 step 6).
+  const mentions = (await entitiesByNames(tx, p.chunk.domain, p.mentioned)).map((e) => e.id);
+  await writeGraphRows(tx, {
+    domain: p.chunk.domain, entities: p.req.entities, relations: p.req.relations, chunkId, now, edgeSource: "structured", delta, mentions,
   });
+  ctx.graphSink?.({ chunkId, contentHash: p.chunk.contentHash }, delta);
+}
+
+/** The `/ingest` reply of one written item. */
+export function ingestReply(p: PreparedIngest, out: { id: number; status: "created" | "duplicate"; domain: string }): IngestResult {
   if (out.status === "duplicate") return { id: out.id, status: "duplicate", domain: out.domain, entitiesAdded: 0, relationsAdded: 0 };
-  return { id: out.id, status: "created", domain, entitiesAdded: req.entities.length, relationsAdded: req.relations.length };
+  return { id: out.id, status: "created", domain: out.domain, entitiesAdded: p.req.entities.length, relationsAdded: p.req.relations.length };
+}
+
+/** Validates and writes one structured ingest request. */
+export async function ingestStructured(ctx: WriteContext, raw: unknown): Promise<IngestResult> {
+  const p = await prepareStructured(ctx, raw);
+  const out = await writeChunk(ctx, p.chunk, (tx, chunkId, now) => writePreparedGraph(ctx, tx, p, chunkId, now));
+  return ingestReply(p, out);
 }
 
 /** A forced domain must be registered (SPEC §2.5: unregistered → domain_invalid); `global` always is. */

@@ -12,10 +12,10 @@ import { createAnalyzer } from "./analyzer.ts";
 import { resolveBm25Params } from "./bm25-params.ts";
 import type { Bm25Params } from "./bm25-scorer.ts";
 import { Bm25Scorer } from "./bm25-scorer.ts";
-import { InvertedStore } from "./inverted-store.ts";
+import { docTermsOf, InvertedStore } from "./inverted-store.ts";
 import { parseLex, plainQuery } from "./lex-query.ts";
 import { LEXICAL_FORMAT_VERSION } from "./lexical-index.ts";
-import type { LexicalDoc, LexicalHit, LexicalIndex, LexicalSearchOptions, SavedLexicalIndex } from "./lexical-index.ts";
+import type { DocTerms, LexicalDoc, LexicalHit, LexicalIndex, LexicalSearchOptions, SavedLexicalIndex } from "./lexical-index.ts";
 import { decodeStore, encodeStore } from "./store-snapshot.ts";
 import { CONTENT, TITLE } from "./term-postings.ts";
 
@@ -97,6 +97,22 @@ export class Bm25Index implements LexicalIndex {
     return this.scorer
       .search(parsed, Number.isFinite(k) ? Math.max(0, Math.floor(k)) : 0, this.params_, opts.filter)
       .map((h) => ({ id: h.id, score: h.score, terms: h.terms }));
+  }
+
+  /** BM25 idf of an analyzed term. */
+  idf(term: string): number {
+    return this.store.idf(term);
+  }
+
+  /** Analyzed title and content of a document as term ids. */
+  docTerms(id: number): DocTerms | undefined {
+    const slot = this.slots.get(id);
+    return slot === undefined ? undefined : docTermsOf(this.store, slot);
+  }
+
+  /** Term id of an analyzed term. */
+  termId(term: string): number | undefined {
+    return this.store.termId(term);
   }
 
   /** Plain data for `loadLexicalIndex`. */

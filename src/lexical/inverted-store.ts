@@ -10,7 +10,7 @@
  */
 
 import type { Analysis } from "./analyzer.ts";
-import { FIELDS, TermPostings } from "./term-postings.ts";
+import { CONTENT, FIELDS, TermPostings, TITLE } from "./term-postings.ts";
 
 /** Vocabulary, postings and per-document statistics of a lexical index. */
 export class InvertedStore {
@@ -47,6 +47,20 @@ export class InvertedStore {
   /** Term id of `term`, or undefined when the index has never seen it. */
   termId(term: string): number | undefined {
     return this.vocab.get(term);
+  }
+
+  /** BM25 idf of an analyzed term, ln(1 + (N − df + 0.5) / (df + 0.5)), the scorer's form (df = 0 for an unseen term). */
+  idf(term: string): number {
+    const id = this.vocab.get(term);
+    const df = id === undefined ? 0 : this.postings[id].length;
+    return Math.log(1 + (this.liveCount - df + 0.5) / (df + 0.5));
+  }
+
+  /** The analyzed phrase sequence of one field of a live document, as term ids (a view, not a copy). */
+  sequence(docNo: number, field: number): Uint32Array | undefined {
+    if (!this.isLive(docNo)) return undefined;
+    const at = docNo * FIELDS + field;
+    return this.fwd[at]?.subarray(0, this.seqLen[at]);
   }
 
   /** Indexes one analyzed field of a document, replacing that field if present. */
@@ -147,4 +161,12 @@ export class InvertedStore {
 function grow<T extends Float64Array | Uint8Array | Uint32Array>(from: T, to: T): T {
   to.set(from as never);
   return to;
+}
+
+const EMPTY = new Uint32Array(0);
+
+/** Both analyzed fields of a live slot (empty arrays for absent fields); undefined for a free slot. */
+export function docTermsOf(store: InvertedStore, docNo: number): { title: Uint32Array; content: Uint32Array } | undefined {
+  if (!store.isLive(docNo)) return undefined;
+  return { title: store.sequence(docNo, TITLE) ?? EMPTY, content: store.sequence(docNo, CONTENT) ?? EMPTY };
 }

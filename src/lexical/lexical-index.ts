@@ -34,6 +34,12 @@ export interface LexicalHit {
   terms?: string[];
 }
 
+/** A document's analyzed fields as term ids (see `LexicalIndex.docTerms`). */
+export interface DocTerms {
+  title: Uint32Array;
+  content: Uint32Array;
+}
+
 /** The persisted form of any lexical index (JSON-safe). */
 export interface SavedLexicalIndex {
   format: "cairn-lexical";
@@ -68,6 +74,16 @@ export interface LexicalIndex {
   has(id: number): boolean;
   /** The k best documents, score descending then id ascending. */
   search(query: string, k: number, opts?: LexicalSearchOptions): LexicalHit[];
+  /** BM25 idf of an analyzed term (an unseen term has df 0); the recall reranker weighs query terms by it. */
+  idf(term: string): number;
+  /**
+   * A document's analyzed title and content as term-id sequences (stopwords removed, stemmed), with a
+   * lookup from analyzed terms to the same ids: the reranker reads term positions from here instead
+   * of re-analysing text. Undefined for an unknown id.
+   */
+  docTerms(id: number): DocTerms | undefined;
+  /** Term id of an analyzed term, undefined when no document ever had it. */
+  termId(term: string): number | undefined;
   /** Plain data for `loadLexicalIndex`. */
   toJSON(): SavedLexicalIndex;
 }

@@ -14,7 +14,8 @@ import { MemoryError } from "../core/errors.ts";
 import { resolveBm25Params } from "./bm25-params.ts";
 import type { Bm25Params } from "./bm25-scorer.ts";
 import { LEXICAL_FORMAT_VERSION } from "./lexical-index.ts";
-import type { LexicalDoc, LexicalHit, LexicalIndex, LexicalSearchOptions, SavedLexicalIndex } from "./lexical-index.ts";
+import type { DocTerms, LexicalDoc, LexicalHit, LexicalIndex, LexicalSearchOptions, SavedLexicalIndex } from "./lexical-index.ts";
+import { docTermsOf } from "./inverted-store.ts";
 import { createIdOnlyDocumentsStore } from "./orama-documents-store.ts";
 import { createBm25IndexComponent, neutralizeLex, SearchPlan } from "./orama-index-component.ts";
 import type { CairnOramaIndex } from "./orama-index-component.ts";
@@ -101,6 +102,22 @@ export class OramaLexicalIndex implements LexicalIndex {
     const hits = result.hits.map((h) => ({ id: Number(h.id), score: h.score, terms: terms.get(Number(h.id)) }));
     // Orama breaks score ties by internal id; the interface promises external id ascending.
     return hits.sort((a, b) => (b.score - a.score) || (a.id - b.id));
+  }
+
+  /** BM25 idf of an analyzed term, from the index component's store. */
+  idf(term: string): number {
+    return (this.db.data.index as unknown as CairnOramaIndex).core.idf(term);
+  }
+
+  /** Analyzed title and content of a document as term ids. */
+  docTerms(id: number): DocTerms | undefined {
+    const slot = this.db.internalDocumentIDStore.idToInternalId.get(String(id));
+    return slot === undefined ? undefined : docTermsOf((this.db.data.index as unknown as CairnOramaIndex).core, slot);
+  }
+
+  /** Term id of an analyzed term. */
+  termId(term: string): number | undefined {
+    return (this.db.data.index as unknown as CairnOramaIndex).core.termId(term);
   }
 
   /** Plain data for `loadLexicalIndex` (Orama's own `save`). */

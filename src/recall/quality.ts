@@ -9,8 +9,10 @@
 export interface QualityInputs {
   /** Unique analyzed query terms. */
   queryTerms: number;
-  /** Fraction of query terms the best lexical hit contains. */
+  /** Idf-weighted share of query terms the best lexical hit contains. */
   lexCoverage: number;
+  /** Share of adjacent query-term pairs the best lexical hit holds adjacent. */
+  lexBigram: number;
   /** Number of lexical candidates. */
   lexCount: number;
   /** Cosine of the best vector hit (0 when no vector leg). */
@@ -23,7 +25,7 @@ export interface QualityInputs {
 export interface QualityAssessment {
   confidence: number;
   recommendation: "return" | "run_prf" | "run_reranker" | "increase_top_k" | "clarify_query";
-  signals: { lex_coverage: number; vec_top: number; agreement: number; lex_candidates: number };
+  signals: { lex_coverage: number; lex_bigram: number; vec_top: number; agreement: number; lex_candidates: number };
 }
 
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
@@ -40,6 +42,6 @@ export function assessQuality(i: QualityInputs, thresholds: { prfMin: number; pr
   else if (i.lexCount === 0 && i.vecTop > 0) recommendation = "increase_top_k";
   return {
     confidence, recommendation,
-    signals: { lex_coverage: r4(i.lexCoverage), vec_top: r4(i.vecTop), agreement: r4(i.agreement), lex_candidates: i.lexCount },
+    signals: { lex_coverage: r4(i.lexCoverage), lex_bigram: r4(i.lexBigram), vec_top: r4(i.vecTop), agreement: r4(i.agreement), lex_candidates: i.lexCount },
   };
 }

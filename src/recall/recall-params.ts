@@ -3,6 +3,7 @@
  * splits (SciFact train, LoCoMo dev) — see README "Recall quality". Every
  * stage reads them from here so eval and serving agree.
  */
+import { DEFAULT_RERANK_WEIGHTS, type RerankWeights } from "./rerank.ts";
 
 /** Parameters of fusion, PRF, rerank and abstention. */
 export interface RecallParams {
@@ -28,11 +29,15 @@ export interface RecallParams {
   /** Feedback documents and expansion terms for PRF. */
   prfDocs: number;
   prfTerms: number;
-  /** Rerank width (SPEC §1 step 5: top 50) and its blend weight with the fused score. */
+  /** Rerank width (SPEC §1 step 5: top 50). */
   rerankWidth: number;
-  rerankWeight: number;
-  /** Characters of a document considered by the reranker (longer ones are truncated). */
+  /** Feature weights of the built-in reranker. */
+  rerankWeights: RerankWeights;
+  /** Analyzed terms of a document the built-in reranker reads (longer ones are truncated). */
+  rerankMaxTerms: number;
+  /** Characters of a document handed to an optional cross-encoder, and its blend weight with the built-in score. */
   rerankMaxChars: number;
+  crossWeight: number;
   /** Confidence below which recall abstains (`decision: low_confidence`). */
   abstainBelow: number;
   /** Served content window and snippet window, in characters. */
@@ -57,8 +62,10 @@ export const DEFAULT_RECALL_PARAMS: Readonly<RecallParams> = Object.freeze({
   prfDocs: 3,
   prfTerms: 8,
   rerankWidth: 50,
-  rerankWeight: 0.3,
+  rerankWeights: DEFAULT_RERANK_WEIGHTS,
+  rerankMaxTerms: 2000,
   rerankMaxChars: 4000,
+  crossWeight: 0.5,
   abstainBelow: 0.15,
   contentWindow: 1200,
   snippetWindow: 240,

@@ -1,58 +1,136 @@
 /**
- * The built-in deterministic reranker (SPEC §1 step 5): over the top 50
- * fused candidates it scores query-term coverage, proximity (the tightest
- * window holding every matched term) and phrase match (query bigrams found
- * adjacent). No model; same input, same order. An optional ONNX
- * cross-encoder can replace it (`CAIRN_RERANK_MODEL_DIR`); either fails open.
+ * The built-in deterministic reranker (SPEC §1 step 5, top 50, no model):
+ * a fixed linear model over six features of each candidate, chosen on the
+ * train splits (SciFact train, LoCoMo dev; see src/recall/README.md):
+ *
+ * - `lexical`: its BM25 score over the best BM25 score of the search;
+ * - `vector`: its cosine, min-max scaled over the vector leg's list;
+ * - `coverage`: the idf-weighted share of query terms the document holds;
+ * - `title`: the same share over the title only;
+ * - `bigram`: the share of adjacent query-term pairs found adjacent;
+ * - `proximity`: the share of query-term pairs found within 8 positions.
+ *
+ * Term positions come from the lexical index's analyzed sequences (no text
+ * is re-analysed). The score is the weighted sum over the weight total, so
+ * it lies in [0, 1]. Pure: same inputs, same score.
  */
-import type { Analyzer } from "../lexical/analyzer.ts";
+import type { DocTerms } from "../lexical/lexical-index.ts";
+
+/** Feature weights (see `DEFAULT_RERANK_WEIGHTS`). */
+export interface RerankWeights {
+  lexical: number;
+  vector: number;
+  coverage: number;
+  title: number;
+  bigram: number;
+  proximity: number;
+}
+
+/** Weights chosen on the train splits. */
+export const DEFAULT_RERANK_WEIGHTS: Readonly<RerankWeights> = Object.freeze({
+  lexical: 1, vector: 0.25, coverage: 0.5, title: 0.2, bigram: 0.35, proximity: 0.2,
+});
+
+/** Per-query context shared by every candidate. */
+export interface RerankQuery {
+  /** Analyzed query sequence as term ids (undefined: no document has the term). */
+  sequence: readonly (number | undefined)[];
+  /** Unique query term ids with their idf (unseen terms keep their idf: no candidate can cover them). */
+  terms: readonly { id: number | undefined; idf: number }[];
+  /** Best BM25 score of the search (0 when the lexical leg found nothing). */
+  lexMax: number;
+  /** Best and worst cosine of the vector leg's list. */
+  vecMax: number;
+  vecMin: number;
+}
 
 /** One reranked candidate. */
 export interface RerankScore {
   score: number;
   truncated: boolean;
+  features: Record<keyof RerankWeights, number>;
 }
 
-/** Scores one document for a query's analyzed term sequence. */
-export function rerankScore(analyzer: Analyzer, queryTerms: readonly string[], text: string, maxChars: number): RerankScore {
-  const truncated = text.length > maxChars;
-  const doc = analyzer.analyze(truncated ? text.slice(0, maxChars) : text).sequence;
-  const q = [...new Set(queryTerms)];
-  if (!q.length || !doc.length) return { score: 0, truncated };
-  const qset = new Set(q);
-  const positions = new Map<string, number[]>();
-  doc.forEach((t, i) => {
-    if (qset.has(t)) (positions.get(t) ?? positions.set(t, []).get(t)!).push(i);
-  });
-  const coverage = positions.size / q.length;
-  // Proximity: minimal window covering one occurrence of every matched term (sweep over merged positions).
-  let proximity = 0;
-  if (positions.size > 1) {
-    const events = [...positions.entries()].flatMap(([t, ps]) => ps.map((p) => [p, t] as const)).sort((a, b) => a[0] - b[0]);
-    const count = new Map<string, number>();
-    let best = Infinity, left = 0, have = 0;
-    for (let right = 0; right < events.length; right++) {
-      const t = events[right][1];
-      count.set(t, (count.get(t) ?? 0) + 1);
-      if (count.get(t) === 1) have++;
-      while (have === positions.size) {
-        best = Math.min(best, events[right][0] - events[left][0] + 1);
-        const lt = events[left][1];
-        count.set(lt, count.get(lt)! - 1);
-        if (count.get(lt) === 0) have--;
-        left++;
-      }
-    }
-    proximity = Math.min(1, positions.size / best);
-  } else if (positions.size === 1) proximity = 1 / q.length;
-  // Phrase: adjacent query bigrams present in the document.
-  let bigrams = 0, found = 0;
-  const docPairs = new Set<string>();
-  for (let i = 0; i + 1 < doc.length; i++) docPairs.add(`${doc[i]}\u0000${doc[i + 1]}`);
-  for (let i = 0; i + 1 < queryTerms.length; i++) {
-    bigrams++;
-    if (docPairs.has(`${queryTerms[i]}\u0000${queryTerms[i + 1]}`)) found++;
+/** Pairs of query terms within this many positions count as near (`proximity`). */
+const NEAR = 8;
+
+const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
+/** Scores one candidate; `maxTerms` caps the positions read from a long document (then `truncated`). */
+export function rerankScore(
+  q: RerankQuery, doc: DocTerms | undefined, scores: { lexical?: number; vector?: number }, w: RerankWeights, maxTerms: number,
+): RerankScore {
+  const lexical = q.lexMax > 0 && scores.lexical !== undefined ? scores.lexical / q.lexMax : 0;
+  const span = q.vecMax - q.vecMin;
+  const vector = scores.vector === undefined ? 0 : Math.max(0, span > 0 ? (scores.vector - q.vecMin) / span : 1);
+  const truncated = doc !== undefined && doc.title.length + doc.content.length > maxTerms;
+  const pos = positions(q, doc, maxTerms);
+  const titleIds = new Set(doc?.title ?? []);
+  let idfSum = 0, covered = 0, inTitle = 0;
+  for (const t of q.terms) {
+    idfSum += t.idf;
+    if (t.id !== undefined && pos.has(t.id)) covered += t.idf;
+    if (t.id !== undefined && titleIds.has(t.id)) inTitle += t.idf;
   }
-  const phrase = bigrams ? found / bigrams : coverage;
-  return { score: Math.round((0.5 * coverage + 0.3 * proximity + 0.2 * phrase) * 1e6) / 1e6, truncated };
+  let pairs = 0, adjacent = 0;
+  for (let i = 0; i + 1 < q.sequence.length; i++) {
+    pairs++;
+    const a = pos.get(q.sequence[i]!), b = pos.get(q.sequence[i + 1]!);
+    if (a && b && q.sequence[i] !== undefined && q.sequence[i + 1] !== undefined && within(a, b, 1, true)) adjacent++;
+  }
+  let near = 0, nearPairs = 0;
+  for (let i = 0; i < q.terms.length; i++) {
+    for (let j = i + 1; j < q.terms.length; j++) {
+      nearPairs++;
+      const a = pos.get(q.terms[i].id!), b = pos.get(q.terms[j].id!);
+      if (a && b && within(a, b, NEAR, false)) near++;
+    }
+  }
+  const features = {
+    lexical, vector,
+    coverage: idfSum > 0 ? covered / idfSum : 0,
+    title: idfSum > 0 ? inTitle / idfSum : 0,
+    bigram: pairs ? adjacent / pairs : 0,
+    proximity: nearPairs ? near / nearPairs : 0,
+  };
+  let total = 0, weights = 0;
+  for (const k of Object.keys(features) as (keyof RerankWeights)[]) {
+    total += w[k] * features[k];
+    weights += w[k];
+  }
+  return { score: r6(weights > 0 ? total / weights : 0), truncated, features };
+}
+
+/** Positions of query terms in the title then content sequence (the first `maxTerms` terms). */
+function positions(q: RerankQuery, doc: DocTerms | undefined, maxTerms: number): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  if (!doc) return out;
+  const wanted = new Set<number>();
+  for (const t of q.terms) if (t.id !== undefined) wanted.add(t.id);
+  let p = 0;
+  for (const field of [doc.title, doc.content]) {
+    for (let i = 0; i < field.length && p < maxTerms; i++, p++) {
+      const id = field[i];
+      if (!wanted.has(id)) continue;
+      const list = out.get(id);
+      if (list) list.push(p);
+      else out.set(id, [p]);
+    }
+  }
+  return out;
+}
+
+/** True when some a in `as` and b in `bs` satisfy b − a == gap (ordered) or 0 < |b − a| ≤ gap; both sorted ascending. */
+function within(as: readonly number[], bs: readonly number[], gap: number, ordered: boolean): boolean {
+  let j = 0;
+  for (const a of as) {
+    if (ordered) {
+      while (j < bs.length && bs[j] < a + gap) j++;
+      if (j < bs.length && bs[j] === a + gap) return true;
+    } else {
+      while (j < bs.length && bs[j] < a - gap) j++;
+      for (let k = j; k < bs.length && bs[k] <= a + gap; k++) if (bs[k] !== a) return true;
+    }
+  }
+  return false;
 }

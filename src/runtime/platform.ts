@@ -225,3 +225,16 @@ export function onStdinEnd(fn: () => void): void {
   stdin.once("end", fn);
   stdin.once("close", fn);
 }
+
+/** Creates a fresh temporary directory and returns its path. */
+export async function makeTempDir(prefix: string): Promise<string> {
+  if (isDeno) return await g.Deno.makeTempDir({ prefix });
+  const [{ mkdtemp }, { tmpdir }, { join }] = await Promise.all([import("node:fs/promises"), import("node:os"), import("node:path")]);
+  return await mkdtemp(join(tmpdir(), prefix));
+}
+
+/** Removes a directory tree (missing is fine). */
+export async function removeDir(path: string): Promise<void> {
+  if (isDeno) await g.Deno.remove(path, { recursive: true }).catch(() => undefined);
+  else await (await import("node:fs/promises")).rm(path, { recursive: true, force: true });
+}

@@ -1,0 +1,100 @@
+/**
+ * Recall tuning on the train splits (SciFact train, LoCoMo dev): loads each
+ * corpus once into a temporary store through the bulk ingest door, then
+ * scores every parameter variant through the served recall pipeline
+ * (`memory.recall`), so the figures are exactly what `cairn eval` reports.
+ *
+ *   npx tsx scripts/tune-recall.ts [--variants '[{"name":"x","params":{...},"graph":true}]'] [--skip-locomo]
+ *
+ * Without --variants it scores the served defaults and the lexical-only and
+ * vector-only presets. Skips with a message when ../shared/data is absent.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseConfig } from "../src/config/parse-config.ts";
+import { loadBeir } from "../src/eval/beir.ts";
+import { loadLocomo } from "../src/eval/locomo.ts";
+import { evalBeir, evalLocomo, type EvalStore } from "../src/eval/recall-eval.ts";
+import { modeParams } from "../src/eval/recall-modes.ts";
+import type { Memory } from "../src/memory.ts";
+import type { RecallParams } from "../src/recall/recall-params.ts";
+import { openMemoryForRuntime } from "../src/server.ts";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const DATA = resolve(ROOT, "../shared/data");
+const args = process.argv.slice(2);
+const option = (n: string) => (args.includes(n) ? args[args.indexOf(n) + 1] : undefined);
+interface Variant { name: string; params?: Partial<RecallParams>; graph?: boolean }
+
+if (!existsSync(join(DATA, "scifact/corpus.jsonl")) || !existsSync(join(DATA, "locomo/locomo-dev.json"))) {
+  console.log("skipped: ../shared/data/scifact or ../shared/data/locomo is absent");
+  process.exit(0);
+}
+const variants: Variant[] = option("--variants") ? JSON.parse(option("--variants")!) : [
+  { name: "served (fused)" }, { name: "lexical only", ...modeParams("lexical") }, { name: "vector only", ...modeParams("vector") },
+];
+
+/** Stores built once per corpus and reused by every variant: a replayed ingest returns the first run's ids. */
+function reusable(base: RecallParams) {
+  const slots: { memory: Memory; batches: number[][] }[] = [];
+  const dirs: string[] = [];
+  let next = 0;
+  let variant: Variant = { name: "" };
+  const apply = (m: Memory) => void (m.recallEngine.params = { ...base, ...(variant.params ?? {}) });
+  return {
+    setVariant(v: Variant) {
+      variant = v;
+      next = 0;
+      for (const s of slots) apply(s.memory);
+    },
+    async open(): Promise<EvalStore> {
+      const i = next++;
+      if (!slots[i]) {
+        const dir = mkdtempSync(join(tmpdir(), "cairn-tune-"));
+        dirs.push(dir);
+        const memory = await openMemoryForRuntime(parseConfig({ CAIRN_DB_PATH: join(dir, "e.db"), CAIRN_UMP_KEY_DIR: join(dir, "ump"), CAIRN_MAX_DOCS: "1000000" }));
+        slots[i] = { memory, batches: [] };
+      }
+      const slot = slots[i];
+      apply(slot.memory);
+      let call = 0;
+      return {
+        async ingest(docs) {
+          const k = call++;
+          if (!slot.batches[k]) slot.batches[k] = (await slot.memory.ingestBatch({ items: docs.map((d) => ({ title: d.title, content: d.content })) })).items.map((r) => r.id);
+          return slot.batches[k];
+        },
+        async recall(query, limit) {
+          const r = await slot.memory.recall({ query, limit, graph: variant.graph ?? true });
+          return { ids: (r.hits as { id: number }[]).map((h) => h.id), abstained: r.decision === "low_confidence" };
+        },
+        async close() {},
+      };
+    },
+    async dispose() {
+      for (const s of slots) await s.memory.close();
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    },
+  };
+}
+
+const read = (p: string) => readFileSync(join(DATA, p), "utf8");
+const scifact = loadBeir({ corpus: read("scifact/corpus.jsonl"), queries: read("scifact/queries.jsonl"), qrels: read("scifact/qrels/train.tsv") });
+const locomo = loadLocomo(read("locomo/locomo-dev.json"), { previousTurn: !args.includes("--turn-only") });
+const { DEFAULT_RECALL_PARAMS } = await import("../src/recall/recall-params.ts");
+const sf = reusable(DEFAULT_RECALL_PARAMS);
+const lc = reusable(DEFAULT_RECALL_PARAMS);
+const f4 = (x: number) => x.toFixed(4);
+console.log("| variant | SciFact nDCG@10 | SciFact R@10 | SciFact abstained | LoCoMo R@10 | LoCoMo R@5 | LoCoMo abstained | cat-5 abstained | SciFact p50/p95 ms |");
+console.log("|---|---|---|---|---|---|---|---|---|");
+for (const v of variants) {
+  sf.setVariant(v);
+  lc.setVariant(v);
+  const a = await evalBeir(scifact, () => sf.open());
+  const b = args.includes("--skip-locomo") ? undefined : await evalLocomo(locomo, () => lc.open());
+  console.log(`| ${v.name} | ${f4(a.ndcg10)} | ${f4(a.recall10)} | ${a.abstained}/${a.queries} | ${b ? f4(b.recall10) : "–"} | ${b ? f4(b.recall5) : "–"} | ${b ? `${b.abstained}/${b.queries}` : "–"} | ${b ? `${b.adversarial!.abstained}/${b.adversarial!.queries}` : "–"} | ${a.queryMsP50} / ${a.queryMsP95} |`);
+}
+await sf.dispose();
+await lc.dispose();

@@ -1,0 +1,132 @@
+/**
+ * One search over a scope (SPEC §1 Retrieval pipeline steps 3–6): vector and
+ * BM25 legs → weighted RRF (k = 60, the vector leg weighted by its agreement
+ * with the lexical leg) → PRF when the quality assessment recommends it →
+ * rerank of the top 50 (fails open) → the graph leg as a third leg → the
+ * temporal view (supersede, conflict, decay). Pure over the indexes; ties
+ * break by id so the same store and query give the same list.
+ */
+import type { Analyzer } from "../lexical/analyzer.ts";
+import { getChunks } from "../store/chunks.ts";
+import type { RankedHit } from "./format-hits.ts";
+import { reciprocalRankFusion, RRF_K, type RankedList } from "./fusion.ts";
+import { expansionWords, type PrfDecision } from "./prf.ts";
+import { assessQuality, type QualityAssessment } from "./quality.ts";
+import type { RecallQuery } from "./query-doc.ts";
+import type { RecallDeps } from "./recall-service.ts";
+import { rerankHead, rerankQuery } from "./rerank-stage.ts";
+import { rerankScore } from "./rerank.ts";
+import { candidateFilter, type SearchScope } from "./scope.ts";
+
+/** What one scope search returns. */
+export interface ScopeRun {
+  hits: RankedHit[];
+  candidates: number;
+  quality: QualityAssessment;
+  prf: PrfDecision;
+}
+
+const ms = (t: number) => Math.round((performance.now() - t) * 1000) / 1000;
+const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
+/** Searches one scope. */
+export async function searchScope(
+  d: RecallDeps, q: RecallQuery, scope: SearchScope, qvec: Float32Array | undefined, nowMs: number,
+  tel: Record<string, number | string>, callFilter?: (id: number) => boolean,
+): Promise<ScopeRun> {
+  const p = d.params;
+  const base = candidateFilter(q, d.index, scope, nowMs);
+  const filter = callFilter ? (id: number) => base(id) && callFilter(id) : base;
+  let t = performance.now();
+  const vec = qvec && d.index.vectors ? d.index.vectors.search(qvec, p.legDepth, filter) : [];
+  tel.vector_ms = ms(t);
+  t = performance.now();
+  const lex = d.index.lexical.search(q.query, p.legDepth, { filter, lex: q.lex });
+  tel.fts_ms = ms(t);
+  tel.vec_candidates = vec.length;
+  tel.fts_candidates = lex.length;
+  t = performance.now();
+  const lexTop10 = new Set(lex.slice(0, 10).map((h) => h.id));
+  const overlap = vec.slice(0, 10).filter((h) => lexTop10.has(h.id)).length;
+  const agreement = lex.length && vec.length ? overlap / Math.min(10, lex.length, vec.length) : 0;
+  // The vector leg is weighted by its agreement with the lexical leg (static embeddings are weak alone).
+  const vecWeight = !lex.length ? p.vecWeightAlone : agreement >= p.agreeAt ? p.vecWeightAgree : p.vecWeightDisagree;
+  const rq = rerankQuery(d.index.lexical, d.analyzer, q.lex ?? q.query, lex, vec);
+  const top = lex[0] ? rerankScore(rq, d.index.lexical.docTerms(lex[0].id), { lexical: lex[0].score }, p.rerankWeights, p.rerankMaxTerms) : undefined;
+  const quality = assessQuality({
+    queryTerms: rq.terms.length, lexCoverage: top?.features.coverage ?? 0, lexBigram: top?.features.bigram ?? 0,
+    lexCount: lex.length, vecTop: vec[0]?.score ?? 0, agreement,
+  }, p);
+  const lists: RankedList[] = [
+    { name: "fts", ids: lex.map((h) => h.id), weight: p.lexWeight },
+    { name: "vector", ids: vec.map((h) => h.id), weight: vecWeight },
+  ];
+  tel.fusion_ms = ms(t);
+  // SPEC §1 step 4: PRF only when the quality assessment recommends it.
+  t = performance.now();
+  const prf = await runPrf(d, q, quality, lex.map((h) => h.id), filter, lists);
+  tel.prf_ms = ms(t);
+  const fused = reciprocalRankFusion(lists);
+  tel.fused_count = fused.length;
+  let ranked: RankedHit[] = fused.map((f) => ({
+    id: f.id, fused: r6(f.score), score: 0, ranks: { vector: f.ranks.vector, fts: f.ranks.fts, prf: f.ranks.prf },
+  }));
+  // SPEC §1 step 5: rerank the top 50; any failure keeps the fused order (fails open).
+  t = performance.now();
+  const scores = { lexical: new Map(lex.map((h) => [h.id, h.score])), vector: new Map(vec.map((h) => [h.id, h.score])) };
+  ranked = await rerankHead(d, q.query, rq, ranked, scores, tel);
+  tel.rerank_ms = ms(t);
+  // SPEC §1 step 6: the graph leg as a third leg, seeded from the query and the top reranked hits.
+  t = performance.now();
+  ranked = await graphStage(d, q, ranked, filter);
+  tel.graph_ms = ms(t);
+  if (d.temporal && ranked.length) {
+    const view = await d.temporal(ranked.map((h) => h.id), { atMs: q.atMs, includeDecayed: q.includeDecayed });
+    ranked = ranked.filter((h) => !view.drop.has(h.id));
+    for (const h of ranked) {
+      if (view.conflict.has(h.id)) h.conflict = true;
+      if (view.decayed.has(h.id)) h.decayed = true;
+    }
+  }
+  return { hits: ranked, candidates: fused.length, quality, prf };
+}
+
+/** Gated pseudo-relevance feedback: a separate, lower-weight lexical pass over expansion words. */
+async function runPrf(
+  d: RecallDeps, q: RecallQuery, quality: QualityAssessment, lexIds: number[], filter: (id: number) => boolean, lists: RankedList[],
+): Promise<PrfDecision> {
+  const p = d.params;
+  if (q.lex) return { fired: false, reason: "lex override given" };
+  if (lexIds.length < 2) return { fired: false, reason: "too_few_lexical_hits" };
+  if (quality.recommendation !== "run_prf") return { fired: false, reason: `confidence ${quality.confidence} outside [${p.prfMin}, ${p.prfMax})` };
+  const fb = (await getChunks(d.db.client, lexIds.slice(0, p.prfDocs))).sort((a, b) => a.id - b.id);
+  const words = expansionWords(d.analyzer, d.analyzer.analyze(q.query).sequence, fb.map((c) => (c.title ? `${c.title}\n${c.content}` : c.content)), p.prfTerms);
+  if (!words.length) return { fired: false, reason: "no_expansion_terms" };
+  const extra = d.index.lexical.search(words.join(" "), p.legDepth, { filter });
+  lists.push({ name: "prf", ids: extra.map((h) => h.id), weight: p.prfWeight });
+  return { fired: true, reason: "quality assessment recommended run_prf", terms: words };
+}
+
+/**
+ * The graph leg enters with the RRF rank formula, weight·(k+1)/(k+1+rank), added to each hit's reranked
+ * score; the sum is rescaled by 1 + weight so scores stay in [0, 1]. Graph-only hits carry source "graph".
+ */
+async function graphStage(d: RecallDeps, q: RecallQuery, ranked: RankedHit[], filter: (id: number) => boolean): Promise<RankedHit[]> {
+  if (!d.graphEnabled || !q.graph || !d.graphLeg) return ranked;
+  const g = await d.graphLeg({ query: q.query, seedChunkIds: ranked.slice(0, 10).map((h) => h.id), filter, atMs: q.atMs, limit: d.params.legDepth });
+  if (!g.ids.length) return ranked;
+  const w = g.weight ?? d.params.graphWeight;
+  const byId = new Map(ranked.map((h) => [h.id, h] as const));
+  g.ids.forEach((id, rank) => {
+    let h = byId.get(id);
+    if (!h) byId.set(id, (h = { id, fused: 0, score: 0, ranks: {} }));
+    h.ranks.graph = rank;
+    h.fused = r6(h.fused + w / (RRF_K + rank + 1));
+    h.score += (w * (RRF_K + 1)) / (RRF_K + 1 + rank);
+    const hops = g.hops?.get(id);
+    if (hops) h.hops = hops;
+  });
+  const out = [...byId.values()];
+  for (const h of out) h.score = r6(h.score / (1 + w));
+  return out.sort((a, b) => b.score - a.score || a.id - b.id);
+}
