@@ -17,6 +17,8 @@ import { splitIdentifier, wordTokens } from "./static-tokenize.ts";
 
 /** Where the default table lives, relative to the repository root (read it at the edge, e.g. `src/runtime/`). */
 export const DEFAULT_STATIC_ASSET_PATH = "assets/embed/cairn-static-glove-100d.bin";
+/** The default table's model id (the prefix of its `Embedder.id`); recall's confidence model is calibrated on it. */
+export const STATIC_MODEL_ID = "cairn-static-glove-100d";
 
 /** Builds an Embedder from static table bytes; throws when the bytes are not a valid table. */
 export function createStaticEmbedder(bytes: Uint8Array): Embedder {

@@ -6,7 +6,7 @@
  */
 import { MemoryError } from "../core/errors.ts";
 import type { Chunk, NewChunk } from "../core/types.ts";
-import { countChunks, findChunkByHash, getChunk, insertChunk } from "../store/chunks.ts";
+import { countChunks, findChunksByHashes, insertChunk } from "../store/chunks.ts";
 import type { Exec } from "../store/db.ts";
 import { putVector } from "../store/vectors.ts";
 import type { WriteContext } from "./context.ts";
@@ -37,7 +37,8 @@ export async function writeChunk(ctx: WriteContext, c: NewChunk, extra?: ExtraWr
 export async function writeChunks(
   ctx: WriteContext, input: NewChunk[], extra?: ExtraWrites, action = "ingest", auditDetail?: Record<string, unknown>,
 ): Promise<WriteOutcome[]> {
-  const pre = await Promise.all(input.map((c) => findChunkByHash(ctx.db.client, c.contentHash)));
+  const known = await findChunksByHashes(ctx.db.client, input.map((c) => c.contentHash));
+  const pre = input.map((c) => known.get(c.contentHash));
   const todo: { i: number; c: NewChunk }[] = [];
   const seen = new Set<string>();
   input.forEach((c, i) => {
@@ -54,10 +55,11 @@ export async function writeChunks(
     const created: (number | undefined)[] = new Array(input.length);
     let count = todo.length ? await countChunks(tx) : 0;
     const byHash = new Map<string, WriteOutcome>();
+    // Re-check inside the serialised transaction: a concurrent request may have written the same content.
+    const written = todo.length ? await findChunksByHashes(tx, todo.map((t) => t.c.contentHash)) : new Map<string, Chunk>();
     for (let k = 0; k < todo.length; k++) {
       const { i, c } = todo[k];
-      // Re-check inside the serialised transaction: a concurrent request may have written the same content.
-      const again = await findChunkByHash(tx, c.contentHash);
+      const again = written.get(c.contentHash);
       if (again) {
         res[i] = { id: again.id, status: "duplicate", domain: again.domain, chunk: again };
         continue;
@@ -66,13 +68,13 @@ export async function writeChunks(
         throw new MemoryError("capacity_exceeded", "the store is at its capacity envelope; delete entries or raise CAIRN_MAX_DOCS", { max_docs: ctx.maxDocs }, 507);
       }
       const now = c.createdAt ?? ctx.clock().toISOString();
-      const id = await insertChunk(tx, c, now);
+      const chunk = await insertChunk(tx, c, now);
+      const id = chunk.id;
       count++;
       if (vectors) await putVector(tx, id, vectors[k]);
       const detail: Record<string, unknown> = { domain: c.domain, source: c.source, content_hash: c.contentHash, ...auditDetail };
       if (c.flagged) detail.flagged = true;
       for (const h of ctx.txHooks) await h(tx, { action, chunkId: id, detail });
-      const chunk = (await getChunk(tx, id))!;
       res[i] = { id, status: "created", domain: c.domain, chunk };
       created[i] = id;
       byHash.set(c.contentHash, res[i]!);

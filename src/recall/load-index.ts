@@ -5,7 +5,7 @@
  * with every governed change, and the chunk count), else rebuilt from rows.
  */
 import type { Embedder } from "../embed/embedder.ts";
-import { createBm25Index } from "../lexical/bm25-index.ts";
+import { createOramaLexicalIndex } from "../lexical/orama-lexical-index.ts";
 import { loadLexicalIndex } from "../lexical/load-lexical-index.ts";
 import { auditHead } from "../store/audit.ts";
 import { countChunks, getChunks, listChunkLabelsAfter, listChunksAfter } from "../store/chunks.ts";
@@ -31,7 +31,7 @@ export async function loadRecallIndex(db: Db, embedder: Embedder | undefined, sn
   const total = await countChunks(db.client);
   let lexical = snapshots ? loadLexicalIndex(await snapshots.load().catch(() => undefined)) : null;
   const fresh = lexical !== null && lexical.changeCounter === key && lexical.size === total;
-  const index = new RecallIndex(embedder?.dim, fresh ? lexical! : createBm25Index());
+  const index = new RecallIndex(embedder?.dim, fresh ? lexical! : createOramaLexicalIndex());
   for (let after = 0; ;) {
     const page = fresh ? await listChunkLabelsAfter(db.client, after, 2000) : await listChunksAfter(db.client, after, 1000);
     if (!page.length) break;

@@ -2,11 +2,13 @@
  * The in-memory retrieval indexes kept in step with writes (SPEC §1 items
  * 1 and 3): an exact-scan vector matrix loaded from the libSQL `F32_BLOB`
  * column (the source of truth), the lexical BM25 index, per-chunk filter
- * labels and per-domain centroids for routing (SPEC §4.1 Routing).
+ * labels and per-domain centroids for routing (SPEC §4.1 Routing). The
+ * lexical leg is Orama with the Cairn BM25 components (the design card's
+ * choice; src/lexical/README.md "Decision" has the figures that allow it).
  */
 import type { Chunk, IngestKind } from "../core/types.ts";
 import type { IndexHooks } from "../ingest/ports.ts";
-import { createBm25Index } from "../lexical/bm25-index.ts";
+import { createOramaLexicalIndex } from "../lexical/orama-lexical-index.ts";
 import type { LexicalIndex } from "../lexical/lexical-index.ts";
 import { MatrixIndex } from "../vector/matrix-index.ts";
 
@@ -28,7 +30,7 @@ export class RecallIndex implements IndexHooks {
   private sums = new Map<string, { sum: Float64Array; n: number }>();
   private centroidCache: Map<string, Float32Array> | undefined;
 
-  constructor(dim: number | undefined, lexical: LexicalIndex = createBm25Index()) {
+  constructor(dim: number | undefined, lexical: LexicalIndex = createOramaLexicalIndex()) {
     this.vectors = dim ? new MatrixIndex(dim) : undefined;
     this.lexical = lexical;
   }

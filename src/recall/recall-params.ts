@@ -21,6 +21,8 @@ export interface RecallParams {
   vecWeightAlone: number;
   /** Fusion weight of the graph leg. */
   graphWeight: number;
+  /** Scale of the graph leg's weight against reranked scores (it enters after the rerank). */
+  graphScale: number;
   /** Fusion weight of the PRF-expanded lexical pass. */
   prfWeight: number;
   /** PRF fires when confidence is in [prfMin, prfMax). */
@@ -56,6 +58,7 @@ export const DEFAULT_RECALL_PARAMS: Readonly<RecallParams> = Object.freeze({
   agreeAt: 0.2,
   vecWeightAlone: 1,
   graphWeight: 0.5,
+  graphScale: 0.4,
   prfWeight: 0.3,
   prfMin: 0.25,
   prfMax: 0.5,
@@ -66,7 +69,7 @@ export const DEFAULT_RECALL_PARAMS: Readonly<RecallParams> = Object.freeze({
   rerankMaxTerms: 2000,
   rerankMaxChars: 4000,
   crossWeight: 0.5,
-  abstainBelow: 0.15,
+  abstainBelow: 0.16,
   contentWindow: 1200,
   snippetWindow: 240,
   routeThreshold: 0.55,

@@ -8,36 +8,15 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { MemoryError } from "../core/errors.ts";
-import type { Embedder } from "../embed/embedder.ts";
-import type { Analyzer } from "../lexical/analyzer.ts";
-import type { Db } from "../store/db.ts";
 import { getChunks } from "../store/chunks.ts";
 import { formatHit, legOf } from "./format-hits.ts";
 import { RRF_K } from "./fusion.ts";
-import type { CrossScorer, GraphLeg, TemporalFilter } from "./ports.ts";
 import type { RecallQuery } from "./query-doc.ts";
-import type { RecallIndex } from "./recall-index.ts";
-import type { RecallParams } from "./recall-params.ts";
+import type { RecallDeps } from "./recall-deps.ts";
 import { chooseScope } from "./scope.ts";
 import { searchScope } from "./search-scope.ts";
 
-/** What the recall service needs. */
-export interface RecallDeps {
-  db: Db;
-  index: RecallIndex;
-  analyzer: Analyzer;
-  params: RecallParams;
-  embedder?: Embedder;
-  clock: () => Date;
-  domainExists(name: string): Promise<boolean>;
-  graphEnabled: boolean;
-  graphLeg?: GraphLeg;
-  temporal?: TemporalFilter;
-  /** Optional cross-encoder replacing the built-in rerank scores; fails open to them. */
-  crossEncoder?: CrossScorer;
-  /** Records a replayable decision path; returns the audit row id (SPEC §4.1 `trace`). */
-  trace?: (path: Record<string, unknown>) => Promise<number>;
-}
+export type { RecallDeps } from "./recall-deps.ts";
 
 const ms = (t: number) => Math.round((performance.now() - t) * 1000) / 1000;
 

@@ -11,7 +11,7 @@ import { getChunks } from "../store/chunks.ts";
 import type { RankedHit } from "./format-hits.ts";
 import { maxFusedScore } from "./fusion.ts";
 import type { CrossScorer } from "./ports.ts";
-import type { RecallDeps } from "./recall-service.ts";
+import type { RecallDeps } from "./recall-deps.ts";
 import { rerankScore, type RerankQuery } from "./rerank.ts";
 
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;

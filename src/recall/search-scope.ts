@@ -11,11 +11,12 @@ import { getChunks } from "../store/chunks.ts";
 import type { RankedHit } from "./format-hits.ts";
 import { reciprocalRankFusion, RRF_K, type RankedList } from "./fusion.ts";
 import { expansionWords, type PrfDecision } from "./prf.ts";
+import { STATIC_MODEL_ID } from "../embed/static-embedder.ts";
 import { assessQuality, type QualityAssessment } from "./quality.ts";
 import type { RecallQuery } from "./query-doc.ts";
-import type { RecallDeps } from "./recall-service.ts";
+import type { RecallDeps } from "./recall-deps.ts";
 import { rerankHead, rerankQuery } from "./rerank-stage.ts";
-import { rerankScore } from "./rerank.ts";
+import { rerankScore, type RerankQuery } from "./rerank.ts";
 import { candidateFilter, type SearchScope } from "./scope.ts";
 
 /** What one scope search returns. */
@@ -54,9 +55,9 @@ export async function searchScope(
   const rq = rerankQuery(d.index.lexical, d.analyzer, q.lex ?? q.query, lex, vec);
   const top = lex[0] ? rerankScore(rq, d.index.lexical.docTerms(lex[0].id), { lexical: lex[0].score }, p.rerankWeights, p.rerankMaxTerms) : undefined;
   const quality = assessQuality({
-    queryTerms: rq.terms.length, lexCoverage: top?.features.coverage ?? 0, lexBigram: top?.features.bigram ?? 0,
+    queryTerms: rq.terms.length, known: knownShare(rq), lexCoverage: top?.features.coverage ?? 0, lexBigram: top?.features.bigram ?? 0,
     lexCount: lex.length, vecTop: vec[0]?.score ?? 0, agreement,
-  }, p);
+  }, p, qvec && d.embedder?.id.startsWith(STATIC_MODEL_ID) ? "static" : "lexical");
   const lists: RankedList[] = [
     { name: "fts", ids: lex.map((h) => h.id), weight: p.lexWeight },
     { name: "vector", ids: vec.map((h) => h.id), weight: vecWeight },
@@ -109,13 +110,15 @@ async function runPrf(
 
 /**
  * The graph leg enters with the RRF rank formula, weight·(k+1)/(k+1+rank), added to each hit's reranked
- * score; the sum is rescaled by 1 + weight so scores stay in [0, 1]. Graph-only hits carry source "graph".
+ * score; the sum is rescaled by 1 + weight so scores stay in [0, 1]. The leg's own weight (2 for a
+ * relational question, less otherwise) is scaled by `graphScale`, chosen on the graph-eval vault.
+ * Graph-only hits carry source "graph".
  */
 async function graphStage(d: RecallDeps, q: RecallQuery, ranked: RankedHit[], filter: (id: number) => boolean): Promise<RankedHit[]> {
   if (!d.graphEnabled || !q.graph || !d.graphLeg) return ranked;
   const g = await d.graphLeg({ query: q.query, seedChunkIds: ranked.slice(0, 10).map((h) => h.id), filter, atMs: q.atMs, limit: d.params.legDepth });
   if (!g.ids.length) return ranked;
-  const w = g.weight ?? d.params.graphWeight;
+  const w = (g.weight ?? d.params.graphWeight) * d.params.graphScale;
   const byId = new Map(ranked.map((h) => [h.id, h] as const));
   g.ids.forEach((id, rank) => {
     let h = byId.get(id);
@@ -129,4 +132,14 @@ async function graphStage(d: RecallDeps, q: RecallQuery, ranked: RankedHit[], fi
   const out = [...byId.values()];
   for (const h of out) h.score = r6(h.score / (1 + w));
   return out.sort((a, b) => b.score - a.score || a.id - b.id);
+}
+
+/** Idf-weighted share of the query's terms the index has seen at all (an off-topic query's words are often unseen). */
+function knownShare(rq: RerankQuery): number {
+  let all = 0, seen = 0;
+  for (const t of rq.terms) {
+    all += t.idf;
+    if (t.id !== undefined) seen += t.idf;
+  }
+  return all > 0 ? seen / all : 0;
 }

@@ -38,18 +38,34 @@ export function rowToChunk(r: Row): Chunk {
 }
 
 /** Inserts a chunk and returns its id. */
-export async function insertChunk(ex: Exec, c: NewChunk, createdAt: string): Promise<number> {
+export async function insertChunk(ex: Exec, c: NewChunk, createdAt: string): Promise<Chunk> {
   const rs = await ex.execute({
     sql: `INSERT INTO chunks (title, content, domain, content_hash, source, origin, origin_source, memory_kind,
             lawful_basis, region, confidence, assertion_kind, expires_at, flagged, authority, meta, created_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLS}`,
     args: [
       c.title ?? null, c.content, c.domain, c.contentHash, c.source, c.origin ?? null, c.originSource ?? null,
       c.memoryKind ?? null, c.lawfulBasis ?? null, c.region ?? null, c.confidence, c.assertionKind ?? null,
       c.expiresAt ?? null, c.flagged ? 1 : 0, c.authority ?? null, c.meta ? JSON.stringify(c.meta) : null, createdAt,
     ],
   });
-  return Number(rs.lastInsertRowid);
+  // RETURNING hands back the stored row, so the write path needs no second read per chunk.
+  return rowToChunk(rs.rows[0]);
+}
+
+/** Finds chunks by content hash, many at once (ingest batches); keyed by hash. */
+export async function findChunksByHashes(ex: Exec, hashes: readonly string[]): Promise<Map<string, Chunk>> {
+  const out = new Map<string, Chunk>();
+  const unique = [...new Set(hashes)];
+  for (let i = 0; i < unique.length; i += 900) {
+    const part = unique.slice(i, i + 900);
+    const rs = await ex.execute({ sql: `SELECT ${COLS} FROM chunks WHERE content_hash IN (${part.map(() => "?").join(",")})`, args: part });
+    for (const r of rs.rows) {
+      const c = rowToChunk(r);
+      out.set(c.contentHash, c);
+    }
+  }
+  return out;
 }
 
 /** Finds a chunk by its content hash. */

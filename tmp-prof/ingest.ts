@@ -1,0 +1,17 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseConfig } from "/work/main/src/config/parse-config.ts";
+import { parseJsonl } from "/work/main/src/eval/beir.ts";
+import { scaleCorpus } from "/work/main/src/eval/scale-corpus.ts";
+import { openMemoryForRuntime } from "/work/main/src/server.ts";
+const corpus = parseJsonl(readFileSync("/work/shared/data/scifact/corpus.jsonl", "utf8")) as any[];
+const docs = scaleCorpus(corpus.map((d) => ({ title: d.title ?? "", text: d.text ?? "" })), 3000);
+const dir = mkdtempSync(join(tmpdir(), "p-"));
+let t = performance.now();
+const m = await openMemoryForRuntime(parseConfig({ CAIRN_DB_PATH: join(dir, "e.db"), CAIRN_UMP_KEY_DIR: join(dir, "ump") }));
+console.log("open", performance.now() - t);
+t = performance.now();
+for (let i = 0; i < docs.length; i += 250) await m.ingestBatch({ items: docs.slice(i, i + 250).map((d) => ({ title: d.title, content: d.content })) });
+console.log("ingest", performance.now() - t, "docs/s", docs.length / ((performance.now() - t) / 1000));
+await m.close();

@@ -1,0 +1,15 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseConfig } from "../src/config/parse-config.ts";
+import { parseJsonl } from "../src/eval/beir.ts";
+import { scaleCorpus } from "../src/eval/scale-corpus.ts";
+import { openMemoryForRuntime } from "../src/server.ts";
+import { loadEmbedder } from "../src/runtime/model-loader.ts";
+const corpus = parseJsonl(readFileSync("/work/shared/data/scifact/corpus.jsonl", "utf8")) as any[];
+const docs = scaleCorpus(corpus.map((d) => ({ title: d.title ?? "", text: d.text ?? "" })), 1000);
+const cfg = parseConfig({});
+const e = (await loadEmbedder(cfg))!;
+let t = performance.now();
+await e.embed(docs.map((d) => d.title + "\n" + d.content));
+console.log("embed 1000", performance.now() - t);
