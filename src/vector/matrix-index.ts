@@ -86,7 +86,6 @@ export class MatrixIndex {
     if (k <= 0) return [];
     for (let slot = 0, base = 0; slot < ids.length; slot++, base += dim) {
       const id = ids[slot];
-      if (filter !== undefined && !filter(id)) continue;
       let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
       let d = 0;
       for (; d + 3 < dim; d += 4) {
@@ -96,8 +95,10 @@ export class MatrixIndex {
         s3 += q[d + 3] * data[base + d + 3];
       }
       for (; d < dim; d++) s0 += q[d] * data[base + d];
-      const score = s0 + s1 + s2 + s3;
-      top.push(id, Number.isNaN(score) ? -Infinity : score);
+      const score = Number.isNaN(s0 + s1 + s2 + s3) ? -Infinity : s0 + s1 + s2 + s3;
+      // The filter (scope, labels, quarantine) runs only for rows that would enter the top k.
+      if (!top.accepts(id, score) || (filter !== undefined && !filter(id))) continue;
+      top.push(id, score);
     }
     return top.sorted();
   }

@@ -36,6 +36,11 @@ export class TopK {
     }
   }
 
+  /** Whether `push(id, score)` would keep the pair (lets a caller skip costly checks for pairs that cannot enter). */
+  accepts(id: number, score: number): boolean {
+    return this.#ids.length < this.#k || (this.#k > 0 && worse(this.#scores[0], this.#ids[0], score, id));
+  }
+
   /** The kept pairs, best first. */
   sorted(): ScoredId[] {
     const out = this.#ids.map((id, i) => ({ id, score: this.#scores[i] }));
