@@ -156,8 +156,10 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     db, embedder: ports.embedder, snapshots: ports.snapshots, crossEncoder: ports.crossEncoder, clock, injectionPolicy: config.injectionPolicy, budgetMs: config.recallBudgetMs,
     graphEnabled: config.recallGraphEnabled, domainExists: (n) => domains.exists(n),
     trace: async (path) => (await audit.record({ action: "recall_trace", detail: path })).id,
+    vectorIndex: config.vectorIndex, vectorScanMax: config.vectorScanMax, remote: config.dbUrl !== undefined,
   });
   write.indexHooks.push(recallEngine.index);
+  healthDeps.sections.push(() => ({ vector_index: recallEngine.vectorLeg }));
   // --- governance (issue 6) ---
   const review = createReviewService({ ctx: write, audit, pipeline: ports.readCanonical ?? defaultReadCanonical(), posture: config.writePosture });
   write.review = review.gate;

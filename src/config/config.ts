@@ -46,6 +46,12 @@ export interface Config {
   recallBudgetMs: number;
   /** Embedder kind (`CAIRN_EMBED_KIND`): static (default), model2vec, onnx or none. */
   embedKind: "static" | "model2vec" | "onnx" | "none";
+  /**
+   * Vector leg: `scan` (exact scan of the in-memory matrix), `diskann` (libSQL's `libsql_vector_idx`,
+   * float8 neighbours), or `auto` — DiskANN on a remote libSQL server or above `vectorScanMax` vectors.
+   */
+  vectorIndex: "auto" | "scan" | "diskann";
+  vectorScanMax: number;
   /** Model directory for model2vec/onnx (`CAIRN_EMBED_MODEL_DIR`). */
   embedModelDir?: string;
   /** Optional ONNX cross-encoder directory for the rerank tier (`CAIRN_RERANK_MODEL_DIR`). */

@@ -23,6 +23,8 @@ export interface RecallDeps {
   temporal?: TemporalFilter;
   /** Optional cross-encoder replacing the built-in rerank scores; fails open to them. */
   crossEncoder?: CrossScorer;
+  /** Approximate vector search through libSQL's DiskANN index; when set it replaces the matrix scan. */
+  ann?: (vec: Float32Array, k: number) => Promise<{ id: number; score: number }[]>;
   /** Records a replayable decision path; returns the audit row id (SPEC §4.1 `trace`). */
   trace?: (path: Record<string, unknown>) => Promise<number>;
 }

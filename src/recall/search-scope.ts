@@ -39,7 +39,7 @@ export async function searchScope(
   const base = candidateFilter(q, d.index, scope, nowMs);
   const filter = callFilter ? (id: number) => base(id) && callFilter(id) : base;
   let t = performance.now();
-  const vec = qvec && d.index.vectors ? d.index.vectors.search(qvec, p.legDepth, filter) : [];
+  const vec = !qvec || !d.index.vectors ? [] : d.ann ? await annLeg(d.ann, qvec, p.legDepth, filter) : d.index.vectors.search(qvec, p.legDepth, filter);
   tel.vector_ms = ms(t);
   t = performance.now();
   const lex = d.index.lexical.search(q.query, p.legDepth, { filter, lex: q.lex });
@@ -142,4 +142,11 @@ function knownShare(rq: RerankQuery): number {
     if (t.id !== undefined) seen += t.idf;
   }
   return all > 0 ? seen / all : 0;
+}
+
+/** The DiskANN vector leg: over-fetches so the scope filter still leaves `k` candidates in the common case. */
+async function annLeg(
+  ann: NonNullable<RecallDeps["ann"]>, qvec: Float32Array, k: number, filter: (id: number) => boolean,
+): Promise<{ id: number; score: number }[]> {
+  return (await ann(qvec, k * 3)).filter((h) => filter(h.id)).slice(0, k);
 }

@@ -68,3 +68,26 @@ export async function deleteVectors(ex: Exec, ids: number[]): Promise<void> {
     await ex.execute({ sql: `DELETE FROM chunk_vectors WHERE chunk_id IN (${part.map(() => "?").join(",")})`, args: part });
   }
 }
+
+/** Name of the optional DiskANN index over `chunk_vectors` (SPEC §1 step 3 at scale or on a remote server). */
+const ANN_INDEX = "chunk_vectors_ann";
+
+/**
+ * Creates the libSQL DiskANN index (cosine, neighbours compressed to float8) when absent. Building it over
+ * existing rows is slow (minutes at 50k); afterwards every vector write maintains it.
+ */
+export async function ensureVectorAnnIndex(ex: Exec): Promise<void> {
+  await ex.execute(`CREATE INDEX IF NOT EXISTS ${ANN_INDEX} ON chunk_vectors(libsql_vector_idx(embedding, 'metric=cosine', 'compress_neighbors=float8'))`);
+}
+
+/** Approximate top-k by cosine through the DiskANN index; scores are cosines, best first, ties by id. */
+export async function annSearch(ex: Exec, vec: Float32Array, k: number): Promise<{ id: number; score: number }[]> {
+  const bytes = new Uint8Array(vec.buffer, vec.byteOffset, vec.byteLength).slice();
+  const rs = await ex.execute({
+    sql: `SELECT v.chunk_id AS id, vector_distance_cos(v.embedding, ?) AS d
+          FROM vector_top_k('${ANN_INDEX}', ?, ?) AS t JOIN chunk_vectors v ON v.rowid = t.id`,
+    args: [bytes, bytes, k],
+  });
+  const out = rs.rows.map((r) => ({ id: Number(r.id), score: Math.round((1 - Number(r.d)) * 1e6) / 1e6 }));
+  return out.sort((a, b) => b.score - a.score || a.id - b.id);
+}
