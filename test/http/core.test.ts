@@ -55,6 +55,7 @@ describe("HTTP core (SPEC §4.8, §7, §9)", () => {
     for (const p of ["/health", "/ready", "/stats", "/version", "/openapi.yaml"]) {
       expect((await t.req("GET", p)).headers.get("deprecation")).toBe('version="0.9.5"');
     }
+    expect((await t.req("HEAD", "/health")).headers.get("deprecation")).toBe('version="0.9.5"');
     expect((await t.req("GET", "/domains")).headers.get("deprecation")).toBeNull();
     expect((await t.req("POST", "/ingest", { title: "t", content: "x" })).headers.get("deprecation")).toBeNull();
     expect((await t.req("GET", "/health/db")).headers.get("deprecation")).toBeNull();
