@@ -36,6 +36,16 @@ describe("HTTP core (SPEC §4.8, §7, §9)", () => {
     expect(await (await t.req("GET", "/ready")).json()).toEqual({ ready: true });
   });
 
+  it("answers /health with 503 {status: error, version, error} and /ready with 503 when the database is gone", async () => {
+    await t.memory.close();
+    const res = await t.req("GET", "/health");
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ status: "error", version: VERSION, error: "database unavailable" });
+    const ready = await t.req("GET", "/ready");
+    expect(ready.status).toBe(503);
+    expect((await ready.json()).error.code).toBe("not_ready");
+  });
+
   it("reports capacity and the durability posture on /health/db", async () => {
     await t.req("POST", "/ingest", { title: "t", content: "x" });
     const body = await (await t.req("GET", "/health/db")).json();
