@@ -44,6 +44,10 @@ describe("HTTP core (SPEC §4.8, §7, §9)", () => {
     const ready = await t.req("GET", "/ready");
     expect(ready.status).toBe(503);
     expect((await ready.json()).error.code).toBe("not_ready");
+    // SPEC §7: a database failure on a write is 500 internal_error with a safe message (no path, no SQL).
+    const write = await t.req("POST", "/ingest", { title: "t", content: "after close" });
+    expect(write.status).toBe(500);
+    expect(await write.json()).toEqual({ error: { code: "internal_error", message: "internal error" } });
   });
 
   it("reports capacity and the durability posture on /health/db", async () => {
