@@ -42,13 +42,13 @@ export function createDomainService(db: Db, clock: () => Date, onDropped: (ids: 
     list,
     exists,
     async create(raw) {
-      const name = normalizeDomainName(raw);
+      const name = normalizeDomainName(raw, "name");
       const created = await db.write((tx) => insertDomain(tx, name, clock().toISOString()));
       const domain = (await list()).find((d) => d.name === name)!;
       return { created, domain };
     },
     async drop(raw, confirm) {
-      const name = normalizeDomainName(raw);
+      const name = normalizeDomainName(raw, "name");
       if (name === GLOBAL_DOMAIN) throw new MemoryError("domain_protected", "the global domain cannot be dropped", undefined, 400);
       if (!(await domainExists(db.client, name))) throw new MemoryError("not_found", `domain '${name}' not found`);
       if (typeof confirm !== "string" || confirm !== name) {
@@ -67,7 +67,7 @@ export function createDomainService(db: Db, clock: () => Date, onDropped: (ids: 
       return { deleted: true, name, entries_removed: removed };
     },
     async vacuum(raw) {
-      const name = normalizeDomainName(raw);
+      const name = normalizeDomainName(raw, "name");
       if (!(await exists(name))) throw new MemoryError("not_found", `domain '${name}' not found`);
       await vacuum(db.client);
       return { name, vacuumed: true };

@@ -20,11 +20,15 @@ describe("domains (SPEC §2.5, §4.5)", () => {
   });
 
   it("rejects a malformed name with domain_invalid", async () => {
-    for (const name of ["-lead", "has space", "x".repeat(64), "", 7]) {
-      const res = await t.req("POST", "/domains", { name });
+    for (const body of [{ name: "-lead" }, { name: "has space" }, { name: "x".repeat(64) }, { name: "" }, { name: 7 }, {}]) {
+      const res = await t.req("POST", "/domains", body);
       expect(res.status).toBe(400);
-      expect((await res.json()).error.code).toBe("domain_invalid");
+      const e = (await res.json()).error;
+      expect(e.code).toBe("domain_invalid");
+      // The 400 names the request field that was wrong (issue: bad input).
+      expect(e.details).toEqual({ field: "name" });
     }
+    expect((await (await t.req("GET", "/domains")).json()).domains.map((d: { name: string }) => d.name)).toEqual(["global"]);
   });
 
   it("counts entries per domain and entities/relations as global totals", async () => {
