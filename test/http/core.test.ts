@@ -75,6 +75,17 @@ describe("HTTP core (SPEC §4.8, §7, §9)", () => {
     expect((await t.req("GET", "/health/db")).headers.get("deprecation")).toBeNull();
   });
 
+  it("serves the index and the operator page named in SPEC §4.8", async () => {
+    expect(await (await t.req("GET", "/")).json()).toMatchObject({ name: "cairn", version: VERSION, openapi: "/openapi.yaml" });
+    const page = await t.req("GET", "/app");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    const html = await page.text();
+    expect(html).toContain(`Cairn ${VERSION}`);
+    expect(html).toContain('href="/health/db"');
+    expect(html).not.toContain("<script");
+  });
+
   it("serves an OpenAPI 3.1 document listing every registered route", async () => {
     const res = await t.req("GET", "/openapi.yaml");
     expect(res.status).toBe(200);
