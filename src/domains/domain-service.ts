@@ -51,8 +51,10 @@ export function createDomainService(db: Db, clock: () => Date, onDropped: (ids: 
       const name = normalizeDomainName(raw, "name");
       if (name === GLOBAL_DOMAIN) throw new MemoryError("domain_protected", "the global domain cannot be dropped", undefined, 400);
       if (!(await domainExists(db.client, name))) throw new MemoryError("not_found", `domain '${name}' not found`);
-      if (typeof confirm !== "string" || confirm !== name) {
-        throw new MemoryError("confirm_required", "confirm must equal the domain name exactly", { field: "confirm" }, 400);
+      // SPEC §2.5: names are trimmed and lowercased before comparison, so `DELETE /domains/Work?confirm=Work` matches;
+      // any other spelling (a prefix, another name) is refused.
+      if (typeof confirm !== "string" || confirm.trim().toLowerCase() !== name) {
+        throw new MemoryError("confirm_required", "confirm must repeat the domain name", { field: "confirm" }, 400);
       }
       const ids = await chunkIdsInDomain(db.client, name);
       const removed = await db.write(async (tx) => {

@@ -47,7 +47,10 @@ describe("domains (SPEC §2.5, §4.5)", () => {
     await t.req("POST", "/ingest", { title: "a", content: "doomed", domain: "tmp" });
     expect((await t.req("DELETE", "/domains/tmp")).status).toBe(400);
     expect((await t.req("DELETE", "/domains/tmp?confirm=TMP2")).status).toBe(400);
-    const ok = await t.req("DELETE", "/domains/tmp?confirm=tmp");
+    expect((await t.req("DELETE", "/domains/tmp?confirm=tm")).status).toBe(400);
+    expect((await t.req("DELETE", "/domains/tmp?confirm=")).status).toBe(400);
+    // The same trim-and-lowercase rule as the name itself (SPEC §2.5): what the user typed twice matches.
+    const ok = await t.req("DELETE", "/domains/TMP?confirm=TMP");
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ deleted: true, name: "tmp", entries_removed: 1 });
     const { domains } = await (await t.req("GET", "/domains")).json();
