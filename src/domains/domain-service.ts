@@ -7,7 +7,7 @@ import type { Db } from "../store/db.ts";
 import { chunkIdsInDomain } from "../store/chunks.ts";
 import { domainExists, dropDomainRows, insertDomain, listDomainsWithCounts, vacuum } from "../store/domains.ts";
 import { graphTotals } from "../store/graph-rows.ts";
-import { deleteVectors } from "../store/vectors.ts";
+import { eraseInTx } from "../erasure/erase-in-tx.ts";
 import type { TxHook } from "../ingest/ports.ts";
 import { GLOBAL_DOMAIN, normalizeDomainName } from "./domain-name.ts";
 
@@ -56,13 +56,17 @@ export function createDomainService(db: Db, clock: () => Date, onDropped: (ids: 
       if (typeof confirm !== "string" || confirm.trim().toLowerCase() !== name) {
         throw new MemoryError("confirm_required", "confirm must repeat the domain name", { field: "confirm" }, 400);
       }
-      const ids = await chunkIdsInDomain(db.client, name);
-      const removed = await db.write(async (tx) => {
-        await deleteVectors(tx, ids);
-        const n = await dropDomainRows(tx, name);
+      const { ids, removed } = await db.write(async (tx) => {
+        // Read inside the transaction, so a concurrent write cannot slip a chunk past the drop.
+        const ids = await chunkIdsInDomain(tx, name);
+        // SPEC §1 item 6: the drop deletes deliberately, like a purge: tombstones, vectors, promoted proposals,
+        // consolidation links, UMP record rows and vault file links of each chunk go in the same transaction.
+        const erased = await eraseInTx(tx, { chunkIds: ids, reason: "domain_drop", now: clock().toISOString() });
+        await dropDomainRows(tx, name);
+        const n = erased.chunkIds.length;
         // The drop is a governed deletion: its audit row commits with it (SPEC §1 item 5).
         for (const h of txHooks) await h(tx, { action: "domain_drop", detail: { domain: name, entries_removed: n } });
-        return n;
+        return { ids, removed: n };
       });
       onDropped(ids);
       await vacuum(db.client);
