@@ -43,6 +43,9 @@ export type { Verdict, VerdictKind, VerdictReason } from "./src/authz/oracle.ts"
 export { ROLE_PRESETS, canReadPii, hasPermission } from "./src/authz/roles.ts";
 export { GATES, PUBLIC_ROUTES } from "./src/http/gates.ts";
 export type { ErasureNotice } from "./src/outbound/erasure-webhook.ts";
+// Receivers of the erasure and alert webhooks verify with the same Standard-Webhooks code (SPEC §5 item 8).
+export { signWebhook, verifyWebhook } from "./src/outbound/webhook-signature.ts";
+export type { WebhookSecret, WebhookVerifyResult } from "./src/outbound/webhook-signature.ts";
 // --- governance (issue 6) ---
 export { POSTURE_DOORS, routeWrite } from "./src/review/route-write.ts";
 export type { PostureDoor } from "./src/review/route-write.ts";

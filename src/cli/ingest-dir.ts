@@ -27,7 +27,13 @@ export function titleFor(path: string, content: string): string {
 /** Ingests a directory; never throws for one bad file (it is counted as failed and reported). */
 export async function ingestDir(memory: Memory, dir: string, opts: { domain?: string } = {}): Promise<IngestDirSummary> {
   const root = await absolutePath(dir);
-  const files = await walkFiles(root, [".md", ".markdown"]);
+  let files: string[];
+  try {
+    files = await walkFiles(root, [".md", ".markdown"]);
+  } catch {
+    // One line naming what the user typed, not a runtime errno dump.
+    throw new Error(`ingest-dir: ${dir} is not a readable directory`);
+  }
   const progress = createProgress(files.length, "ingest");
   const s: IngestDirSummary = { files: files.length, created: 0, duplicate: 0, failed: 0 };
   for (const f of files) {

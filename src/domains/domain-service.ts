@@ -7,7 +7,7 @@ import type { Db } from "../store/db.ts";
 import { chunkIdsInDomain } from "../store/chunks.ts";
 import { domainExists, dropDomainRows, insertDomain, listDomainsWithCounts, vacuum } from "../store/domains.ts";
 import { graphTotals } from "../store/graph-rows.ts";
-import { deleteVectors } from "../store/vectors.ts";
+import { eraseInTx } from "../erasure/erase-in-tx.ts";
 import type { TxHook } from "../ingest/ports.ts";
 import { GLOBAL_DOMAIN, normalizeDomainName } from "./domain-name.ts";
 
@@ -42,32 +42,38 @@ export function createDomainService(db: Db, clock: () => Date, onDropped: (ids: 
     list,
     exists,
     async create(raw) {
-      const name = normalizeDomainName(raw);
+      const name = normalizeDomainName(raw, "name");
       const created = await db.write((tx) => insertDomain(tx, name, clock().toISOString()));
       const domain = (await list()).find((d) => d.name === name)!;
       return { created, domain };
     },
     async drop(raw, confirm) {
-      const name = normalizeDomainName(raw);
+      const name = normalizeDomainName(raw, "name");
       if (name === GLOBAL_DOMAIN) throw new MemoryError("domain_protected", "the global domain cannot be dropped", undefined, 400);
       if (!(await domainExists(db.client, name))) throw new MemoryError("not_found", `domain '${name}' not found`);
-      if (typeof confirm !== "string" || confirm !== name) {
-        throw new MemoryError("confirm_required", "confirm must equal the domain name exactly", { field: "confirm" }, 400);
+      // SPEC §2.5: names are trimmed and lowercased before comparison, so `DELETE /domains/Work?confirm=Work` matches;
+      // any other spelling (a prefix, another name) is refused.
+      if (typeof confirm !== "string" || confirm.trim().toLowerCase() !== name) {
+        throw new MemoryError("confirm_required", "confirm must repeat the domain name", { field: "confirm" }, 400);
       }
-      const ids = await chunkIdsInDomain(db.client, name);
-      const removed = await db.write(async (tx) => {
-        await deleteVectors(tx, ids);
-        const n = await dropDomainRows(tx, name);
+      const { ids, removed } = await db.write(async (tx) => {
+        // Read inside the transaction, so a concurrent write cannot slip a chunk past the drop.
+        const ids = await chunkIdsInDomain(tx, name);
+        // SPEC §1 item 6: the drop deletes deliberately, like a purge: tombstones, vectors, promoted proposals,
+        // consolidation links, UMP record rows and vault file links of each chunk go in the same transaction.
+        const erased = await eraseInTx(tx, { chunkIds: ids, reason: "domain_drop", now: clock().toISOString() });
+        await dropDomainRows(tx, name);
+        const n = erased.chunkIds.length;
         // The drop is a governed deletion: its audit row commits with it (SPEC §1 item 5).
         for (const h of txHooks) await h(tx, { action: "domain_drop", detail: { domain: name, entries_removed: n } });
-        return n;
+        return { ids, removed: n };
       });
       onDropped(ids);
       await vacuum(db.client);
       return { deleted: true, name, entries_removed: removed };
     },
     async vacuum(raw) {
-      const name = normalizeDomainName(raw);
+      const name = normalizeDomainName(raw, "name");
       if (!(await exists(name))) throw new MemoryError("not_found", `domain '${name}' not found`);
       await vacuum(db.client);
       return { name, vacuumed: true };

@@ -20,6 +20,7 @@ import { governanceRoutes } from "./routes/governance.ts";
 import { recallRoutes } from "./routes/recall.ts";
 import { graphRoutes } from "./routes/graph.ts";
 import { installGuard } from "./guard.ts";
+import { gateKey } from "./gates.ts";
 import { opsRoutes } from "./routes/ops.ts";
 import { umpRoutes } from "./routes/ump.ts";
 import { umpFileRoutes } from "./routes/ump-files.ts";
@@ -35,7 +36,8 @@ export function createApp(memory: Memory, opts: AppOptions): Hono {
   app.use("*", async (c, next) => {
     await next();
     c.res.headers.set("X-Api-Version", VERSION);
-    if (DEPRECATED_ROUTES.has(`${c.req.method} ${c.req.path}`)) c.res.headers.set("Deprecation", DEPRECATION_VALUE);
+    // HEAD is answered by the GET route, so it carries the same header (SPEC §9.4).
+    if (DEPRECATED_ROUTES.has(gateKey(c.req.method, c.req.path))) c.res.headers.set("Deprecation", DEPRECATION_VALUE);
   });
   // Issue 8: rate limit, deadline, body limit, authentication and the deny-by-default gate (rows in src/http/gates.ts).
   installGuard(app, memory);

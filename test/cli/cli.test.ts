@@ -68,7 +68,9 @@ describe("cairn CLI", { timeout: 300_000 }, () => {
 
   it("exits non-zero on an unknown command and on a missing directory", async () => {
     expect((await cairn(["frobnicate"])).code).not.toBe(0);
-    expect((await cairn(["ingest-dir", "/nonexistent/dir"], { CAIRN_DB_PATH: join(tempDir(), "c.db") })).code).not.toBe(0);
+    const missing = await cairn(["ingest-dir", "/nonexistent/dir"], { CAIRN_DB_PATH: join(tempDir(), "c.db") });
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr.trim()).toBe("cairn: ingest-dir: /nonexistent/dir is not a readable directory");
   });
 });
 

@@ -36,6 +36,20 @@ describe("HTTP core (SPEC §4.8, §7, §9)", () => {
     expect(await (await t.req("GET", "/ready")).json()).toEqual({ ready: true });
   });
 
+  it("answers /health with 503 {status: error, version, error} and /ready with 503 when the database is gone", async () => {
+    await t.memory.close();
+    const res = await t.req("GET", "/health");
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ status: "error", version: VERSION, error: "database unavailable" });
+    const ready = await t.req("GET", "/ready");
+    expect(ready.status).toBe(503);
+    expect((await ready.json()).error.code).toBe("not_ready");
+    // SPEC §7: a database failure on a write is 500 internal_error with a safe message (no path, no SQL).
+    const write = await t.req("POST", "/ingest", { title: "t", content: "after close" });
+    expect(write.status).toBe(500);
+    expect(await write.json()).toEqual({ error: { code: "internal_error", message: "internal error" } });
+  });
+
   it("reports capacity and the durability posture on /health/db", async () => {
     await t.req("POST", "/ingest", { title: "t", content: "x" });
     const body = await (await t.req("GET", "/health/db")).json();
@@ -55,9 +69,21 @@ describe("HTTP core (SPEC §4.8, §7, §9)", () => {
     for (const p of ["/health", "/ready", "/stats", "/version", "/openapi.yaml"]) {
       expect((await t.req("GET", p)).headers.get("deprecation")).toBe('version="0.9.5"');
     }
+    expect((await t.req("HEAD", "/health")).headers.get("deprecation")).toBe('version="0.9.5"');
     expect((await t.req("GET", "/domains")).headers.get("deprecation")).toBeNull();
     expect((await t.req("POST", "/ingest", { title: "t", content: "x" })).headers.get("deprecation")).toBeNull();
     expect((await t.req("GET", "/health/db")).headers.get("deprecation")).toBeNull();
+  });
+
+  it("serves the index and the operator page named in SPEC §4.8", async () => {
+    expect(await (await t.req("GET", "/")).json()).toMatchObject({ name: "cairn", version: VERSION, openapi: "/openapi.yaml" });
+    const page = await t.req("GET", "/app");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    const html = await page.text();
+    expect(html).toContain(`Cairn ${VERSION}`);
+    expect(html).toContain('href="/health/db"');
+    expect(html).not.toContain("<script");
   });
 
   it("serves an OpenAPI 3.1 document listing every registered route", async () => {

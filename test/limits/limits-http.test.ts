@@ -75,3 +75,31 @@ describe("body limit and deadline (SPEC §7, §8)", () => {
     expect(metrics).toMatch(/^cairn_db_pool_timeouts_total 1$/m);
   });
 });
+
+describe("recall search budget (SPEC §7, §8)", () => {
+  // The embedder is the one port recall awaits per query; these stand-ins make the search task hang or fail.
+  const hanging = { id: "hang@test", dim: 4, embed: () => new Promise<Float32Array[]>(() => {}) };
+  const failing = { id: "fail@test", dim: 4, embed: () => Promise.reject(new Error("embedding backend down")) };
+
+  it("answers a search past its budget with 503 recall_unavailable, while the request deadline is longer", async () => {
+    t = await openTestMemory({ CAIRN_RECALL_BUDGET_MS: "50" }, { embedder: hanging });
+    const res = await t.req("POST", "/recall", { query: "where is the budget" });
+    expect(res.status).toBe(503);
+    const body = await res.json();
+    expect(body.error.code).toBe("recall_unavailable");
+    expect(body.error.message).not.toMatch(/backend|stack|sql/i);
+    // The process keeps serving other routes.
+    expect((await t.req("GET", "/health")).status).toBe(200);
+  });
+
+  it("answers a failed search task with 503 recall_unavailable and a safe message", async () => {
+    t = await openTestMemory({}, { embedder: failing });
+    const res = await t.req("POST", "/recall", { query: "anything at all" });
+    expect(res.status).toBe(503);
+    const body = await res.json();
+    expect(body.error.code).toBe("recall_unavailable");
+    expect(body.error.message).not.toContain("embedding backend down");
+    // Client errors keep their own codes rather than turning into 503.
+    expect((await (await t.req("POST", "/recall", { query: "" })).json()).error.code).toBe("query_empty");
+  });
+});

@@ -56,6 +56,28 @@ describe("erasure webhook (SPEC §6)", () => {
     expect(t.memory.webhooks.lastErasureDelivery()).toMatchObject({ delivered: true, attempts: 1, status: 204 });
   });
 
+  it("fires after a committed POST /dsar over HTTP, not after a dry run, and carries no personal data", async () => {
+    const sink = await startServer((_r, res) => res.writeHead(204).end());
+    closers.push(sink.close);
+    const dir = tempDir();
+    t = await openTestMemory({
+      CAIRN_ERASURE_WEBHOOK_URL: `${sink.origin}/erased`, CAIRN_ERASURE_WEBHOOK_SECRET_FILE: secretFile(dir), CAIRN_OUTBOUND_ALLOW_LOOPBACK: "1",
+    }, {}, dir);
+    const email = "jane.roe@example.org";
+    expect((await t.req("POST", "/ingest", { title: "contact", content: `Write to ${email} about the lease.` })).status).toBe(200);
+    expect((await t.req("POST", "/dsar", { email, dry_run: true })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(sink.seen).toHaveLength(0);
+    const res = await t.req("POST", "/dsar", { email });
+    expect(res.status).toBe(200);
+    const cert = (await res.json()).certificate;
+    await until(() => sink.seen.length === 1);
+    const got = sink.seen[0]!;
+    expect((await verifyWebhook(SECRET, got.headers as Record<string, string>, got.body, { now: new Date() })).ok).toBe(true);
+    expect(JSON.parse(got.body)).toMatchObject({ type: "erasure.completed", data: { certificate_id: cert.id, chunks: 1 } });
+    expect(got.body).not.toContain("jane");
+  });
+
   it("refuses a loopback destination unless CAIRN_OUTBOUND_ALLOW_LOOPBACK=1, and never throws at the caller", async () => {
     const sink = await startServer((_r, res) => res.writeHead(204).end());
     closers.push(sink.close);

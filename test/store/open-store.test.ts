@@ -19,6 +19,14 @@ describe("openStore", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("refuses to start when the journal mode it reads back is not wal", async () => {
+    // An in-memory database cannot run write-ahead logging: `PRAGMA journal_mode = WAL` leaves it at `memory`.
+    await expect(openStore({ url: "file::memory:" })).rejects.toMatchObject({
+      code: "boot_refused",
+      message: expect.stringMatching(/journal_mode is 'memory'.*wal/),
+    });
+  });
+
   it("reopens an existing database without re-running migrations or losing rows", async () => {
     const dir = tempDir();
     const path = join(dir, "a.db");
