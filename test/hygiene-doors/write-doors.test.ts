@@ -90,6 +90,19 @@ describe("injection screen at the write doors and quarantine", () => {
     expect((await rows(t.dbPath, "SELECT reason FROM tombstones")).map((x) => x.reason)).toEqual(["quarantine_delete"]);
   });
 
+  it("/ingest answers flagged like the other doors; the entry stays out of recall until released", async () => {
+    t = await openTestMemory();
+    const w = await (await t.req("POST", "/ingest", { title: "Runbook", content: `${ATTACK} The kiwi cache warms at dawn.` })).json();
+    expect(w).toEqual({ id: expect.any(Number), status: "created", domain: "global", entitiesAdded: 0, relationsAdded: 0, flagged: true });
+    const plain = await (await t.req("POST", "/ingest", { title: "Runbook 2", content: "The kiwi cache is rebuilt weekly." })).json();
+    expect(plain.flagged).toBeUndefined();
+    const ids = async () => (await (await t!.req("POST", "/recall", { query: "kiwi cache", limit: 10 })).json()).hits.map((h: { id: number }) => h.id);
+    expect(await ids()).toEqual([plain.id]);
+    expect(await (await t.req("POST", "/ingest", { title: "Runbook", content: `${ATTACK} The kiwi cache warms at dawn.` })).json()).toMatchObject({ status: "duplicate", flagged: true });
+    await t.req("POST", `/quarantine/${w.id}/release`);
+    expect((await ids()).sort()).toEqual([w.id, plain.id].sort());
+  });
+
   it("refuses quarantine verdicts under INJECTION_POLICY=reject and writes nothing", async () => {
     t = await openTestMemory({ INJECTION_POLICY: "reject" });
     const res = await t.req("POST", "/ingest/memory", { content: ATTACK });
