@@ -29,11 +29,12 @@ describe("POST /ingest/memory and /add (SPEC §1 Input hygiene)", () => {
   it("drops entries matching a skip pattern (prefix, trimmed start, case-sensitive) per entry in a batch", async () => {
     t = await openTestMemory({ CAIRN_INGEST_SKIP_PATTERNS: "HEARTBEAT,\n[auto]" });
     const body = await (await t.req("POST", "/ingest/memory", {
-      entries: ["   HEARTBEAT ok", "heartbeat lower case is kept", "[auto] status ping", "Real memory", { content: 5 }],
+      entries: ["   HEARTBEAT ok", "heartbeat lower case is kept", "[auto] status ping", "Real memory", { content: 5 }, 7],
     })).json();
-    expect(body.results.map((r: { status: string }) => r.status)).toEqual(["skipped", "created", "skipped", "created", "rejected"]);
-    expect(body).toMatchObject({ created: 2, skipped: 2, rejected: 1, duplicate: 0 });
+    expect(body.results.map((r: { status: string }) => r.status)).toEqual(["skipped", "created", "skipped", "created", "rejected", "rejected"]);
+    expect(body).toMatchObject({ created: 2, skipped: 2, rejected: 2, duplicate: 0 });
     expect(body.results[4].error.code).toBe("invalid_request");
+    expect(body.results[5].error).toEqual({ code: "invalid_request", message: "an entry must be a string or an object with content" });
     expect((await rows(t.dbPath, "SELECT content FROM chunks ORDER BY id")).map((r) => r.content)).toEqual(["heartbeat lower case is kept", "Real memory"]);
   });
 
