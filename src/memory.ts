@@ -24,6 +24,7 @@ import type { SnapshotStore } from "./recall/load-index.ts";
 // governance (issue 6)
 import { checkConsistency, type ConsistencyCheck } from "./consistency/check-consistency.ts";
 import { createErasureService, type ErasureService } from "./erasure/erasure-service.ts";
+import { createSnapshotGuard } from "./erasure/snapshot-guard.ts";
 import { createConsolidateService, type ConsolidateService } from "./review/consolidate-service.ts";
 import { defaultReadCanonical, type ReadCanonical } from "./review/read-canonical.ts";
 import { cachedTemporalSource } from "./review/link-cache.ts";
@@ -173,7 +174,20 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   healthDeps.sections.push(() => ({ write_posture: config.writePosture }));
   const consolidate = createConsolidateService({ ctx: write, audit });
   // After each committed erasure, listeners (the opt-in erasure webhook) hear of it in the background.
-  const erasure = createErasureService({ ctx: write, audit, afterErasure: (n) => void webhooks.emitErasure(n) });
+  const erasureCore = createErasureService({ ctx: write, audit, afterErasure: (n) => void webhooks.emitErasure(n) });
+  // The on-disk lexical snapshot must not outlive a removal (src/erasure/snapshot-guard.ts); a stale one found at boot goes too.
+  const snapshotGuard = createSnapshotGuard(ports.snapshots, (e) => (ports.log ?? defaultLog)("warn", "lexical snapshot invalidation failed", { error: String(e) }));
+  write.indexHooks.push(snapshotGuard);
+  if (recallEngine.lexicalSource === "rebuilt") {
+    snapshotGuard.invalidate();
+    await snapshotGuard.settled();
+  }
+  const erasure: ErasureService = {
+    ...erasureCore,
+    // Answer only once the snapshot file no longer holds the erased text.
+    async purge(b) { const r = await erasureCore.purge(b); await snapshotGuard.settled(); return r; },
+    async dsar(b) { const r = await erasureCore.dsar(b); await snapshotGuard.settled(); return r; },
+  };
   // --- end governance ---
   // --- auth, limits and outbound (issue 8) ---
   const log = ports.log ?? defaultLog;
@@ -242,6 +256,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     close: async () => {
       if (closed) return;
       closed = true;
+      await snapshotGuard.settled();
       await recallEngine.persist().catch(() => undefined);
       db.close();
     },

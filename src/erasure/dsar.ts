@@ -17,6 +17,7 @@ import type { AuditService } from "../audit/audit-service.ts";
 import { MemoryError } from "../core/errors.ts";
 import type { WriteContext } from "../ingest/context.ts";
 import { requireObject } from "../ingest/fields.ts";
+import { cleanEntityName } from "../graph/validate.ts";
 import { sanitizeForRead } from "../hygiene/sanitize-for-read.ts";
 import { GENESIS_HASH } from "../audit/chain-hash.ts";
 import { auditHead } from "../store/audit.ts";
@@ -65,6 +66,20 @@ function parse(raw: unknown): { subject: ErasureSubject; dryRun: boolean } {
 
 const read = (t: string) => sanitizeForRead(t, { piiRead: true });
 
+/**
+ * The texts an entity named after the subject may carry: the needle itself and
+ * the form the graph cleans names to (an alias `dana.ng@example.com` is stored as
+ * entity `danang examplecom`), so such an entity does not survive the erasure.
+ */
+function entityNeedles(needles: readonly string[]): string[] {
+  const out = new Set(needles);
+  for (const n of needles) {
+    const cleaned = cleanEntityName(n);
+    if (cleaned !== null && cleaned.length >= 3) out.add(cleaned);
+  }
+  return [...out];
+}
+
 /** Random hex (Web Crypto). */
 function randomHex(bytes: number): string {
   return [...crypto.getRandomValues(new Uint8Array(bytes))].map((x) => x.toString(16).padStart(2, "0")).join("");
@@ -97,7 +112,7 @@ export async function dsar(
     const erased = await eraseInTx(tx, { chunkIds, extraProposalIds: matched, reason: "erasure", now });
     // Graph entities named after the subject (email or match text) go with their edges.
     const entityIds = new Set<number>();
-    for (const n of needles) for (const id of await entityIdsMatching(tx, n)) entityIds.add(id);
+    for (const n of entityNeedles(needles)) for (const id of await entityIdsMatching(tx, n)) entityIds.add(id);
     const graph = await deleteEntitiesWithEdges(tx, [...entityIds].sort((a, b) => a - b));
     const salt = randomHex(16);
     const body: Omit<Certificate, "digest" | "audit"> = {

@@ -40,6 +40,9 @@ interface Entry {
 
 function parseEntry(raw: unknown, defaults: { domain?: string; origin?: Origin }): Entry {
   if (typeof raw === "string") return { content: raw, ...defaults };
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw new MemoryError("invalid_request", "an entry must be a string or an object with content", { field: "entries" });
+  }
   const o = requireObject(raw);
   if (typeof o.content !== "string") validateContent(o.content);
   const e: Entry = { content: o.content as string };

@@ -25,6 +25,8 @@ export interface IngestResult {
   domain: string;
   entitiesAdded: number;
   relationsAdded: number;
+  /** Present (true) when the screen quarantined the entry: stored flagged, excluded from retrieval (SPEC §3), as on the other doors. */
+  flagged?: true;
 }
 
 /** A validated structured ingest, ready to write. */
@@ -69,9 +71,12 @@ export async function writePreparedGraph(ctx: WriteContext, tx: Exec, p: Prepare
 }
 
 /** The `/ingest` reply of one written item. */
-export function ingestReply(p: PreparedIngest, out: { id: number; status: "created" | "duplicate"; domain: string }): IngestResult {
-  if (out.status === "duplicate") return { id: out.id, status: "duplicate", domain: out.domain, entitiesAdded: 0, relationsAdded: 0 };
-  return { id: out.id, status: "created", domain: out.domain, entitiesAdded: p.req.entities.length, relationsAdded: p.req.relations.length };
+export function ingestReply(p: PreparedIngest, out: { id: number; status: "created" | "duplicate"; domain: string; chunk?: { flagged: boolean } }): IngestResult {
+  const r: IngestResult = out.status === "duplicate"
+    ? { id: out.id, status: "duplicate", domain: out.domain, entitiesAdded: 0, relationsAdded: 0 }
+    : { id: out.id, status: "created", domain: out.domain, entitiesAdded: p.req.entities.length, relationsAdded: p.req.relations.length };
+  if (out.chunk?.flagged) r.flagged = true;
+  return r;
 }
 
 /** Validates and writes one structured ingest request. */

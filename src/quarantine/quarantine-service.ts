@@ -24,19 +24,20 @@ export interface QuarantineItem {
   untrusted: true;
 }
 
-function view(c: Chunk): QuarantineItem {
+// SPEC §1: redaction is gated by the reader's `pii:read`, as on every other read path.
+function view(c: Chunk, piiRead: boolean): QuarantineItem {
   const item: QuarantineItem = {
-    id: c.id, content: sanitizeForRead(c.content, { piiRead: false }), domain: c.domain, source: c.source,
+    id: c.id, content: sanitizeForRead(c.content, { piiRead }), domain: c.domain, source: c.source,
     created_at: c.createdAt, untrusted: true,
   };
-  if (c.title !== undefined) item.title = sanitizeForRead(c.title, { piiRead: false });
+  if (c.title !== undefined) item.title = sanitizeForRead(c.title, { piiRead });
   if (c.meta?.screen !== undefined) item.screen = c.meta.screen;
   return item;
 }
 
 /** Quarantine operations. */
 export interface QuarantineService {
-  list(opts: { after?: number; limit?: number }): Promise<{ items: QuarantineItem[]; next_after?: number }>;
+  list(opts: { after?: number; limit?: number; piiRead?: boolean }): Promise<{ items: QuarantineItem[]; next_after?: number }>;
   release(id: number): Promise<{ id: number; released: true }>;
   remove(id: number): Promise<{ id: number; deleted: true }>;
 }
@@ -49,10 +50,10 @@ export function createQuarantineService(ctx: WriteContext): QuarantineService {
     return c;
   };
   return {
-    async list({ after = 0, limit = 100 }) {
+    async list({ after = 0, limit = 100, piiRead = false }) {
       const lim = Math.max(1, Math.min(500, limit));
       const rows = await listFlagged(ctx.db.client, after, lim);
-      const items = rows.map(view);
+      const items = rows.map((r) => view(r, piiRead));
       return rows.length === lim ? { items, next_after: rows[rows.length - 1].id } : { items };
     },
     async release(id) {

@@ -41,6 +41,8 @@ export interface ApproveResult {
   chunk_id: number;
   supersedes?: number;
   link_id?: number;
+  /** Present (true) when the promoted row was stored flagged: the screen still quarantines it, so it stays out of recall until released through `/quarantine` (SPEC §3). */
+  flagged?: true;
 }
 
 /** A proposal that is still pending and still matches the digest, read through `ex`. */
@@ -111,5 +113,6 @@ export async function approveProposal(d: ApproveDeps, id: number, o: { digest?: 
     r.supersedes = o.supersedes;
     if (linkId !== undefined) r.link_id = linkId;
   }
+  if (out.chunk.flagged) r.flagged = true;
   return r;
 }

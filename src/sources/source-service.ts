@@ -117,21 +117,30 @@ export function createSourceService(d: SourceDeps): SourceService {
       for (;;) {
         const orphans = await listOrphanChunks(d.db.client, 500);
         if (!orphans.length) break;
+        const unlink: number[] = [];
         for (const id of orphans) {
           const c = await getChunk(d.db.client, id);
           if (c && c.source === "vault") {
             await deleteMemory(d.write, id, "source_deleted"); // tombstone + audit; the UMP hook drops its links
             swept.push(id);
           } else {
-            await d.db.write((tx) => unlinkChunkFromSources(tx, id));
-            unlinked.push(id);
+            unlink.push(id);
           }
+        }
+        if (unlink.length) {
+          // SPEC §1 item 5: the audit row commits with the change it records.
+          await d.db.write(async (tx) => {
+            for (const id of unlink) await unlinkChunkFromSources(tx, id);
+            await d.audit.append(tx, { action: "sources_unlink", detail: { chunks: unlink } });
+          });
+          unlinked.push(...unlink);
         }
       }
       const removed = await d.db.write(async (tx) => {
         await dropStaleLinks(tx);
         const n = await purgeEmptyDeletedSources(tx);
         // A sweep that found nothing changes nothing, not even the audit log (reconcile is idempotent).
+        // Summary row; the sweeps and unlinks above were each audited in their own transactions.
         if (swept.length || unlinked.length || n) await d.audit.append(tx, { action: "sources_reconcile", detail: { swept, unlinked, sources_removed: n } });
         return n;
       });

@@ -293,3 +293,24 @@ describe("erasure id lists (SPEC §8: 900 ids per statement)", () => {
     expect((await (await t.req("POST", "/dsar/verify", ok.certificate)).json()).valid).toBe(true);
   });
 });
+
+describe("erasure of graph names derived from the subject", () => {
+  it("removes an entity whose cleaned name came from the subject's email (frontmatter alias, annotation)", async () => {
+    t = await openTestMemory();
+    const doc = "---\naliases: [\"dana.ng@example.com\"]\n---\nEscalations reach [[owned_by::dana.ng@example.com]] for the heron pager.\n";
+    expect((await t.req("POST", "/ingest/markdown", { title: "Heron runbook", content: doc })).status).toBe(200);
+    const before = JSON.stringify(await (await t.req("GET", "/graph/entity/Heron%20runbook")).json());
+    expect(before).toContain("danang examplecom");
+
+    const out = await (await t.req("POST", "/dsar", { email: "Dana.Ng@example.com" })).json();
+    expect(out.certificate.erased.entities).toBe(1);
+    const after = await (await t.req("GET", "/graph/entity/Heron%20runbook")).json();
+    expect(JSON.stringify(after)).not.toMatch(/danang|examplecom/i);
+    expect((await t.req("GET", "/graph/entity/danang%20examplecom")).status).toBe(404);
+    const walk = await t.req("GET", "/graph/traverse?start=Heron%20runbook&max_depth=2&explain=true");
+    expect(walk.status).toBe(200);
+    expect(JSON.stringify(await walk.json())).not.toMatch(/danang/i);
+    expect(JSON.stringify(await sql(t.dbPath, "SELECT name, display_name FROM entities"))).not.toMatch(/danang/i);
+    expect(await (await t.req("POST", "/dsar/verify", out.certificate)).json()).toMatchObject({ valid: true });
+  });
+});

@@ -217,4 +217,20 @@ describe("POST /sources/reconcile", () => {
     expect(first.sources_removed).toBe(1);
     expect(await (await m!.req("POST", "/sources/reconcile")).json()).toEqual({ swept: [], unlinked: [], sources_removed: 0 });
   });
+
+  it("unlinks a chunk the vault shared with another door, keeps it, and audits the unlink in its transaction", async () => {
+    const { m, vault, run } = await setup();
+    // Same bytes through /ingest/markdown first: the vault note dedups onto this chunk instead of owning one.
+    const shared = (await (await m!.req("POST", "/ingest/markdown", { title: "Other", content: "Other note about the staging cluster.\n" })).json()).id;
+    await run();
+    const sources = await m!.memory.sources.list("vault", vault);
+    await m!.memory.sources.deleteFile(sources.find((s) => s.path === "Other.md")!);
+    const out = await (await m!.req("POST", "/sources/reconcile")).json();
+    expect(out).toMatchObject({ swept: [], unlinked: [shared] });
+    expect(Number((await m!.memory.db.execute(`SELECT COUNT(*) AS n FROM chunks WHERE id = ${shared}`)).rows[0].n)).toBe(1);
+    const rows = (await (await m!.req("GET", "/audit?action=sources_unlink")).json()).rows;
+    expect(rows).toHaveLength(1);
+    expect(rows[0].detail).toEqual({ chunks: [shared] });
+    expect(await (await m!.req("GET", "/audit/verify")).json()).toMatchObject({ ok: true });
+  });
 });

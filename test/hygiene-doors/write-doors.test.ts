@@ -29,11 +29,12 @@ describe("POST /ingest/memory and /add (SPEC §1 Input hygiene)", () => {
   it("drops entries matching a skip pattern (prefix, trimmed start, case-sensitive) per entry in a batch", async () => {
     t = await openTestMemory({ CAIRN_INGEST_SKIP_PATTERNS: "HEARTBEAT,\n[auto]" });
     const body = await (await t.req("POST", "/ingest/memory", {
-      entries: ["   HEARTBEAT ok", "heartbeat lower case is kept", "[auto] status ping", "Real memory", { content: 5 }],
+      entries: ["   HEARTBEAT ok", "heartbeat lower case is kept", "[auto] status ping", "Real memory", { content: 5 }, 7],
     })).json();
-    expect(body.results.map((r: { status: string }) => r.status)).toEqual(["skipped", "created", "skipped", "created", "rejected"]);
-    expect(body).toMatchObject({ created: 2, skipped: 2, rejected: 1, duplicate: 0 });
+    expect(body.results.map((r: { status: string }) => r.status)).toEqual(["skipped", "created", "skipped", "created", "rejected", "rejected"]);
+    expect(body).toMatchObject({ created: 2, skipped: 2, rejected: 2, duplicate: 0 });
     expect(body.results[4].error.code).toBe("invalid_request");
+    expect(body.results[5].error).toEqual({ code: "invalid_request", message: "an entry must be a string or an object with content" });
     expect((await rows(t.dbPath, "SELECT content FROM chunks ORDER BY id")).map((r) => r.content)).toEqual(["heartbeat lower case is kept", "Real memory"]);
   });
 
@@ -88,6 +89,19 @@ describe("injection screen at the write doors and quarantine", () => {
     expect((await t.req("DELETE", `/quarantine/${good.id}`)).status).toBe(404);
     expect(await (await t.req("DELETE", `/quarantine/${bad.id}`)).json()).toEqual({ id: bad.id, deleted: true });
     expect((await rows(t.dbPath, "SELECT reason FROM tombstones")).map((x) => x.reason)).toEqual(["quarantine_delete"]);
+  });
+
+  it("/ingest answers flagged like the other doors; the entry stays out of recall until released", async () => {
+    t = await openTestMemory();
+    const w = await (await t.req("POST", "/ingest", { title: "Runbook", content: `${ATTACK} The kiwi cache warms at dawn.` })).json();
+    expect(w).toEqual({ id: expect.any(Number), status: "created", domain: "global", entitiesAdded: 0, relationsAdded: 0, flagged: true });
+    const plain = await (await t.req("POST", "/ingest", { title: "Runbook 2", content: "The kiwi cache is rebuilt weekly." })).json();
+    expect(plain.flagged).toBeUndefined();
+    const ids = async () => (await (await t!.req("POST", "/recall", { query: "kiwi cache", limit: 10 })).json()).hits.map((h: { id: number }) => h.id);
+    expect(await ids()).toEqual([plain.id]);
+    expect(await (await t.req("POST", "/ingest", { title: "Runbook", content: `${ATTACK} The kiwi cache warms at dawn.` })).json()).toMatchObject({ status: "duplicate", flagged: true });
+    await t.req("POST", `/quarantine/${w.id}/release`);
+    expect((await ids()).sort()).toEqual([w.id, plain.id].sort());
   });
 
   it("refuses quarantine verdicts under INJECTION_POLICY=reject and writes nothing", async () => {

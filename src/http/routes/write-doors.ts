@@ -2,6 +2,7 @@
 import type { Hono } from "hono";
 import type { Memory } from "../../memory.ts";
 import { parseChunkId } from "../../lifecycle/delete-memory.ts";
+import { piiReadOf } from "../principal.ts";
 import { readJson } from "../read-json.ts";
 
 /** Registers `/ingest/memory`, `/add` and the quarantine routes. */
@@ -15,6 +16,7 @@ export function writeDoorRoutes(app: Hono, memory: Memory): void {
     return c.json(await memory.quarantine.list({
       after: Number.isSafeInteger(after) && after >= 0 ? after : 0,
       limit: Number.isSafeInteger(limit) ? limit : 100,
+      piiRead: piiReadOf(c),
     }));
   });
   app.post("/quarantine/:id/release", async (c) => c.json(await memory.quarantine.release(parseChunkId(c.req.param("id")))));
