@@ -49,8 +49,10 @@ describe("graph leg in recall", () => {
     ]);
     expect((r.hits as Hit[]).find((h) => h.id === ids.Garden)).toBeUndefined();
     expect(typeof r.telemetry.graph_ms).toBe("number");
-    // The lexical hit is still first, found by the other legs.
-    expect(r.hits[0].id).toBe(ids.Ledger);
+    // The lexical hit stays in the top two, found by the other legs. (Since the graph leg is fused after
+    // the rerank stage, src/recall/search-scope.ts, a relational query's top graph hit may rank first.)
+    expect((r.hits as Hit[]).slice(0, 2).map((h) => h.id)).toContain(ids.Ledger);
+    expect((r.hits as Hit[]).find((h) => h.id === ids.Ledger)!.source).not.toBe("graph");
   });
 
   it("graph=false turns the leg off for one request, and source=graph keeps only graph hits", async () => {
