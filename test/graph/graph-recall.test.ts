@@ -59,6 +59,13 @@ describe("graph leg in recall", () => {
     const off = await recall({ query: QUERY, graph: false });
     expect((off.hits as Hit[]).map((h) => h.id)).not.toContain(ids.Granite);
     expect((off.hits as Hit[]).every((h) => h.provenance.graph_rank === undefined)).toBe(true);
+    // GET /search takes the same switch as a query parameter; anything but true/false is refused.
+    const search = async (q: string) => (await t.req("GET", `/search?q=${encodeURIComponent(QUERY)}&provenance=true${q}`)).json();
+    expect(((await search("")).hits as Hit[]).map((h) => h.id)).toContain(ids.Granite);
+    expect(((await search("&graph=false")).hits as Hit[]).map((h) => h.id)).not.toContain(ids.Granite);
+    const bad = await t.req("GET", `/search?q=ledger&graph=maybe`);
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error).toMatchObject({ code: "invalid_request", details: { field: "graph" } });
     const only = await recall({ query: QUERY, source: "graph" });
     expect((only.hits as Hit[]).map((h) => h.id)).toEqual([ids.Granite]);
   });
