@@ -146,16 +146,24 @@ export function createGraphService(deps: { db: Db; audit?: (ev: { action: string
       }
       const start = await lookup(p.start, "start", domain);
       if (start === undefined) throw new MemoryError("not_found", "start entity not found");
+      const rowOf = new Map<number, EdgeRow>();
       const neighbors = async (node: NodeRef): Promise<TraverseEdge[]> => {
         const rows = await edgesTouching(ex, node.id);
         const live = at === undefined ? rows.filter((r) => r.supersededAt === undefined) : edgesAt(rows, at);
         const ents = await namesFor(live);
+        for (const r of live) rowOf.set(r.id, r);
         return live.map((r) => ({ id: r.id, from: ref(ents.get(r.fromId)!), to: ref(ents.get(r.toId)!), type: r.type }));
       };
       const r = await traverse(ref(start), neighbors, { maxDepth: depth, kind: p.kind || undefined, explain, direction });
+      // SPEC §2.6: every edge says which source produced it and from which chunk (provenance for explain mode).
+      const edgeOut = (e: TraverseEdge) => {
+        const row = rowOf.get(e.id)!;
+        const o: Record<string, unknown> = { id: e.id, from: e.from, relation: e.type, to: e.to, edge_source: row.edgeSource };
+        if (row.chunkId !== undefined) o.chunk_id = row.chunkId;
+        return o;
+      };
       const out: Record<string, unknown> = {
-        start: r.start, domain: start.domain, max_depth: r.maxDepth, nodes: r.nodes,
-        edges: r.edges.map((e) => ({ id: e.id, from: e.from, relation: e.type, to: e.to })), truncated: r.truncated,
+        start: r.start, domain: start.domain, max_depth: r.maxDepth, nodes: r.nodes, edges: r.edges.map(edgeOut), truncated: r.truncated,
       };
       if (at !== undefined) out.at = at;
       if (r.paths) out.paths = r.paths;

@@ -7,7 +7,10 @@
  * ("Incident 0412", "Postgres 15"). Leading capitalised function words ("The", "Yesterday",
  * "Monday", …) are dropped, a possessive `'s` ends the phrase, and the text
  * is cleaned to the entity-name charset ("Node.js" → "Nodejs"). Fenced code,
- * `[[…]]` annotations and URLs are masked first so they yield no mentions.
+ * `[[relation::entity]]` annotations and URLs are masked first so they yield
+ * no mentions. A plain wikilink (`[[Granite]]`, `[[Granite|the db]]`,
+ * `[[Granite#Setup]]`) is a mention of its target, so Obsidian prose such as
+ * "Ledger depends on [[Granite]]" relates the two like plain text would.
  */
 import { cleanEntityName } from "./validate.ts";
 
@@ -38,11 +41,24 @@ const WORD = /[A-Z0-9][A-Za-z0-9]*(?:['’.\-_][A-Za-z0-9]+)*/y;
  * keeping every other offset, so spans stay valid in the original text.
  */
 export function maskNonProse(text: string): string {
-  const blank = (m: string) => m.replace(/[^\n]/g, " ");
-  return text
-    .replace(/^(```|~~~)[^\n]*\n[\s\S]*?(?:^\1[^\n]*$|(?![\s\S]))/gm, blank)
-    .replace(/\[\[[^[\]\n]{0,400}\]\]/g, blank)
-    .replace(/\bhttps?:\/\/[^\s)>\]]+/g, blank);
+  return maskFences(text).replace(WIKILINK, blank).replace(/\bhttps?:\/\/[^\s)>\]]+/g, blank);
+}
+
+const blank = (m: string) => m.replace(/[^\n]/g, " ");
+const maskFences = (text: string) => text.replace(/^(```|~~~)[^\n]*\n[\s\S]*?(?:^\1[^\n]*$|(?![\s\S]))/gm, blank);
+const WIKILINK = /\[\[[^[\]\n]{0,400}\]\]/g;
+
+/** Plain wikilinks outside fenced code as mentions of their targets (annotations `[[rel::x]]` excluded). */
+function wikilinkMentions(text: string): Mention[] {
+  const out: Mention[] = [];
+  for (const m of maskFences(text).matchAll(WIKILINK)) {
+    const inner = m[0].slice(2, -2);
+    // An embed `![[…]]` or one inside inline code is not prose.
+    if (inner.includes("::") || text[m.index - 1] === "`" || text[m.index - 1] === "!") continue;
+    const name = cleanEntityName(inner.split("|")[0].split("#")[0].trim());
+    if (name !== null) out.push({ name, start: m.index, end: m.index + m[0].length });
+  }
+  return out;
 }
 
 /** Finds entity mentions in text order (deterministic; masked regions yield none). */
@@ -74,7 +90,8 @@ export function findMentions(text: string): Mention[] {
     }
     i++;
   }
-  return out;
+  const links = wikilinkMentions(text);
+  return links.length === 0 ? out : [...out, ...links].sort((a, b) => a.start - b.start);
 }
 
 /** Reads one capitalised phrase starting at `start`, pushes its mention if any; returns the next index. */

@@ -167,6 +167,10 @@ describe("GET /graph/traverse bounds (SPEC §4.6, §8)", () => {
       { from: { id: ids.Priya, name: "Priya" }, relation: "created", to: { id: ids.Ledger, name: "Ledger" } },
       { from: { id: ids["Night Owls"], name: "Night Owls" }, relation: "on_call_for", to: { id: ids.Ledger, name: "Ledger" } },
     ]);
+    // Each walked edge carries its provenance: the source that produced it and the chunk it came from.
+    const chunk = (await t.memory.db.client.execute("SELECT MAX(id) AS id FROM chunks")).rows[0].id;
+    expect(r.edges.map((e: { relation: string; edge_source: string; chunk_id: number }) => [e.relation, e.edge_source, e.chunk_id]).sort())
+      .toEqual([["created", "structured", Number(chunk)], ["on_call_for", "structured", Number(chunk)]]);
     expect((await json(t.req("GET", "/graph/traverse?start=priya"))).paths).toBeUndefined();
     expect((await json(t.req("GET", "/graph/entity/night%20OWLS"))).entity).toMatchObject({ name: "Night Owls", id: ids["Night Owls"] });
     expect((await t.req("GET", "/graph/traverse?start=nobody")).status).toBe(404);

@@ -111,6 +111,17 @@ describe("findMentions", () => {
     expect(findMentions("`open\nLedger and `shut` here").map((m) => m.name)).toEqual(["Ledger", "shut"]);
   });
 
+  it("reads a plain wikilink as a mention of its target, so wikilinked prose relates like plain text", () => {
+    expect(findMentions("See [[Granite|the db]] and [[Storage Team#Rota]]").map((m) => m.name)).toEqual(["Granite", "Storage Team"]);
+    expect(triples("Ledger depends on [[Granite]].")).toEqual([["Ledger", "depends_on", "Granite"]]);
+    expect(triples("[[Priya Raman|Priya]] built [[ledger-api]] and Vault.")).toEqual([["Priya Raman", "created", "ledger-api"], ["Priya Raman", "created", "Vault"]]);
+    // Embeds, inline code and fenced code are not prose; annotations stay annotations.
+    expect(triples("Ledger depends on ![[Granite]].")).toEqual([]);
+    expect(triples("Ledger depends on `[[Granite]]`.")).toEqual([]);
+    expect(triples("```\nLedger depends on [[Granite]].\n```")).toEqual([]);
+    expect(triples("Ledger depends on [[uses::Granite]].")).toEqual([]);
+  });
+
   it("yields nothing inside fenced code, annotations or URLs", () => {
     expect(findMentions("```ts\nconst Foo = Bar;\n```\n[[uses::Redis]] https://Example.com/Path")).toEqual([]);
   });

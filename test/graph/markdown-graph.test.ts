@@ -79,6 +79,15 @@ describe("POST /ingest/markdown builds the graph", () => {
     expect((await edges()).map(key)).toContain("Dev Patel -maintains-> Granite [linker]");
   });
 
+  it("relates wikilinked prose in an Obsidian note (linker edge to the linked note's entity)", async () => {
+    await t.req("POST", "/ingest/markdown", { title: "Granite", content: "Replicas sit in Frankfurt.\n" });
+    await t.req("POST", "/ingest/markdown", { title: "Ledger", content: "Ledger depends on [[Granite|the primary db]].\n" });
+    expect((await edges()).map(key)).toContain("Ledger -depends_on-> Granite [linker]");
+    const r = await (await t.req("GET", "/graph/relations?from=ledger&to=granite")).json();
+    expect(r.relations.map((e: { relation: string }) => e.relation)).toEqual(["depends_on"]);
+    expect(Number((await t.memory.db.client.execute("SELECT COUNT(*) AS c FROM entities WHERE name = 'granite'")).rows[0].c)).toBe(1);
+  });
+
   it("links each chunk to its note, its headings, its edges and the known entities it mentions", async () => {
     await t.req("POST", "/ingest", { title: "x", content: "x", entities: [{ name: "Dublin" }] });
     const res = await (await t.req("POST", "/ingest/markdown", { title: "Ledger", content: NOTE })).json();

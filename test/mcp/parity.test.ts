@@ -5,6 +5,7 @@
  * client over an in-memory transport); every result must be equal,
  * including errors. Also: the resource view and the stdio server binary.
  */
+import { spawn } from "node:child_process";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -115,5 +116,27 @@ describe("MCP and HTTP give identical results", () => {
     expect((remembered.structuredContent as { result: string }).result).toBe("created");
     const caps = await client.callTool({ name: "ump.capabilities", arguments: {} });
     expect((caps.structuredContent as { conformance: string }).conformance).toBe("L2");
+  });
+
+  it("answers every request read before stdin closed (cairn mcp < requests.jsonl), then exits 0", async () => {
+    const root = resolve(new URL("../..", import.meta.url).pathname);
+    const dir = tempDir();
+    const child = spawn("node", [join(root, "bin", "cairn.mjs"), "mcp"], {
+      cwd: root, env: { ...process.env, CAIRN_DB_PATH: join(dir, "c.db"), CAIRN_UMP_KEY_DIR: join(dir, "keys"), CAIRN_EMBED_KIND: "none" },
+    });
+    let out = "";
+    child.stdout.on("data", (b: Buffer) => (out += b.toString()));
+    const exited = new Promise<number | null>((r) => child.on("close", (code) => r(code)));
+    const msgs = [
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pipe", version: "1" } } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ump.remember", arguments: { kind: "semantic", body: { text: "Piped in and answered" } } } },
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "ump.recall", arguments: { query: "piped" } } },
+    ];
+    child.stdin.end(msgs.map((m) => JSON.stringify(m)).join("\n") + "\n");
+    expect(await exited).toBe(0);
+    const replies = out.trim().split("\n").map((l) => JSON.parse(l));
+    expect(replies.map((r) => r.id).sort()).toEqual([1, 2, 3]);
+    expect(replies.find((r) => r.id === 2).result.structuredContent.result).toBe("created");
   });
 });

@@ -192,6 +192,18 @@ describe("UMP error codes", () => {
       expect((await res.json()).error.code).toBe("invalid_record");
     }
     expect((await m.req("POST", "/ump/feedback", { id: "urn:ump:aaaa", outcome: "loved" })).status).toBe(400);
+    // Every operation refuses an unknown major version in its request body, before doing anything.
+    for (const [path, body] of [
+      ["/ump/recall", { ump: "2.0", query: "x" }], ["/ump/revise", { ump: "2.0", id: "urn:ump:aaaa", patch: {} }],
+      ["/ump/forget", { ump: "2.0", id: "urn:ump:aaaa", reason: "x" }], ["/ump/feedback", { ump: "2.0", id: "urn:ump:aaaa", outcome: "followed" }],
+      ["/ump/audit", { ump: "2.0" }],
+    ] as const) {
+      const res = await m.req("POST", path, body);
+      expect(res.status, path).toBe(400);
+      expect((await res.json()).error, path).toMatchObject({ code: "invalid_record", details: { field: "ump" } });
+    }
+    expect((await m.req("POST", "/ump/recall", { ump: "1.0", query: "x" })).status).toBe(200);
+    expect((await m.req("POST", "/ump/recall", { ump: "0.1", query: "x" })).status).toBe(200);
   });
 
   it("accepts a 0.1 record and stores it as 1.0", async () => {

@@ -25,6 +25,9 @@ export function recallRoutes(app: Hono, memory: Memory): void {
     // SPEC §1 step 6: the graph leg is on for /search too; `graph=false` turns it off for one request.
     const graph = c.req.query("graph");
     if (graph === "false" || graph === "0") body.graph = false;
+    else if (graph !== undefined && graph !== "" && graph !== "true" && graph !== "1") {
+      throw new MemoryError("invalid_request", "graph must be true or false", { field: "graph" });
+    }
     return c.json(await memory.recall(body, { piiRead: piiReadOf(c), sourceParam: c.req.query("source") }));
   });
 }
