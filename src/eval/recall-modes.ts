@@ -20,7 +20,7 @@ export function modeParams(mode: EvalMode): { params: Partial<RecallParams>; gra
   if (mode === "fused") return { params: {}, graph: true };
   const off = { prfMin: 2, prfMax: 2, abstainBelow: -1 };
   if (mode === "lexical") {
-    return { params: { ...off, vecWeightAgree: 0, vecWeightDisagree: 0, vecWeightAlone: 0, rerankWeights: only("lexical") }, graph: false };
+    return { params: { ...off, vecWeightAgree: 0, vecWeightDisagree: 0, vecWeightAlone: 0, vecScanBelow: 0, rerankWeights: only("lexical") }, graph: false };
   }
-  return { params: { ...off, lexWeight: 0, vecWeightAgree: 1, vecWeightDisagree: 1, vecWeightAlone: 1, rerankWeights: only("vector") }, graph: false };
+  return { params: { ...off, lexWeight: 0, vecWeightAgree: 1, vecWeightDisagree: 1, vecWeightAlone: 1, vecScan: "always", rerankWeights: only("vector") }, graph: false };
 }

@@ -39,17 +39,14 @@ export function buildStore(data: ForwardData): InvertedStore {
     if (docNos[i] > maxDoc) maxDoc = docNos[i];
   }
   const last = new Int32Array(terms.length).fill(-1);
-  const df = new Uint32Array(terms.length);
-  for (let i = 0; i < n; i++) {
-    for (let j = start[i]; j < start[i + 1]; j++) {
-      const t = tokens[j];
-      if (last[t] !== i) {
-        last[t] = i;
-        df[t]++;
-      }
-    }
-  }
-  for (let t = 0; t < terms.length; t++) store.postings[t] = new TermPostings(Math.max(df[t], 1));
+  const df = countDocumentFrequencies(tokens, start, n, last, terms.length);
+  // All postings live in two shared buffers, each term a view at its offset: no per-term allocation and
+  // no object access in the token loop (the load-time hot path, README "Recall" boot figures).
+  const offset = new Uint32Array(terms.length + 1);
+  for (let t = 0; t < terms.length; t++) offset[t + 1] = offset[t] + df[t];
+  const allDocs = new Uint32Array(offset[terms.length]);
+  const allTfs = new Uint16Array(offset[terms.length] * FIELDS);
+  const cursor = offset.slice(0, terms.length);
   store.reserve(maxDoc + 1);
   last.fill(-1);
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => docNos[a] - docNos[b]);
@@ -70,18 +67,43 @@ export function buildStore(data: ForwardData): InvertedStore {
       store.fieldLen[slot] = len;
       store.seqLen[slot] = seq;
       store.sumLen[f] += len;
-      for (let j = 0; j < len; j++) {
-        const t = ids[j];
-        const p = store.postings[t];
-        if (last[t] !== i) {
-          last[t] = i;
-          p.docs[p.length++] = d;
-        }
-        const k = (p.length - 1) * FIELDS + f;
-        if (p.tfs[k] < TF_MAX) p.tfs[k]++;
-      }
+      fillPostings(ids, i, d, f, last, cursor, allDocs, allTfs);
     }
+  }
+  for (let t = 0; t < terms.length; t++) {
+    store.postings[t] = df[t] === 0 ? new TermPostings(1)
+      : TermPostings.over(allDocs.subarray(offset[t], offset[t + 1]), allTfs.subarray(offset[t] * FIELDS, offset[t + 1] * FIELDS));
   }
   store.revision++;
   return store;
+}
+
+/** Document frequency per term from the forward lists (`last` is scratch, filled with -1). */
+function countDocumentFrequencies(tokens: Uint32Array, start: Uint32Array, n: number, last: Int32Array, terms: number): Uint32Array {
+  const df = new Uint32Array(terms);
+  for (let i = 0; i < n; i++) {
+    for (let j = start[i], end = start[i + 1]; j < end; j++) {
+      const t = tokens[j];
+      if (last[t] !== i) {
+        last[t] = i;
+        df[t]++;
+      }
+    }
+  }
+  return df;
+}
+
+/** Appends document `i` (slot `d`) to the postings of each term in one field's forward list. Small so V8 optimizes the hot loop. */
+function fillPostings(
+  ids: Uint32Array, i: number, d: number, f: number, last: Int32Array, cursor: Uint32Array, allDocs: Uint32Array, allTfs: Uint16Array,
+): void {
+  for (let j = 0, len = ids.length; j < len; j++) {
+    const t = ids[j];
+    if (last[t] !== i) {
+      last[t] = i;
+      allDocs[cursor[t]++] = d;
+    }
+    const k = (cursor[t] - 1) * FIELDS + f;
+    if (allTfs[k] < TF_MAX) allTfs[k]++;
+  }
 }

@@ -29,6 +29,18 @@ export class TermPostings {
     this.tfs = new Uint16Array(capacity * FIELDS);
   }
 
+  /**
+   * A full list over caller-built arrays (`docs` holds exactly `docs.length` entries), e.g. views into one
+   * shared buffer at load; the first later insert copies them into arrays of its own.
+   */
+  static over(docs: Uint32Array, tfs: Uint16Array): TermPostings {
+    const p = new TermPostings(0);
+    p.docs = docs;
+    p.tfs = tfs;
+    p.length = docs.length;
+    return p;
+  }
+
   /** Index of `doc` in the list, or -1. */
   find(doc: number): number {
     let lo = 0;

@@ -32,6 +32,11 @@ export function decodeVarints(bytes: Uint8Array, count: number): Uint32Array | n
   const n = bytes.length;
   let at = 0;
   for (let i = 0; i < count; i++) {
+    // Fast path: most persisted ids are frequent terms and fit one byte.
+    if (at < n && bytes[at] < 0x80) {
+      out[i] = bytes[at++];
+      continue;
+    }
     let v = 0;
     let k = 0;
     let b: number;

@@ -33,12 +33,11 @@ export async function loadRecallIndex(db: Db, embedder: Embedder | undefined, sn
   const fresh = lexical !== null && lexical.changeCounter === key && lexical.size === total;
   const index = new RecallIndex(embedder?.dim, fresh ? lexical! : createOramaLexicalIndex());
   for (let after = 0; ;) {
-    const page = fresh ? await listChunkLabelsAfter(db.client, after, 2000) : await listChunksAfter(db.client, after, 1000);
+    // A current snapshot leaves only the labels to read; otherwise the text is re-indexed too.
+    const page = fresh ? await listChunkLabelsAfter(db.client, after, 10000) : await listChunksAfter(db.client, after, 1000);
     if (!page.length) break;
-    for (const c of page) {
-      index.labels.set(c.id, labelsOf(c));
-      if (!fresh) index.lexical.add({ id: c.id, title: c.title, content: c.content });
-    }
+    for (const c of page) index.labels.set(c.id, labelsOf(c));
+    if (!fresh) for (const c of page as Awaited<ReturnType<typeof listChunksAfter>>) index.lexical.add({ id: c.id, title: c.title, content: c.content });
     after = page[page.length - 1].id;
   }
   index.lexical.changeCounter = key;
@@ -54,7 +53,7 @@ export async function loadRecallIndex(db: Db, embedder: Embedder | undefined, sn
       });
     }
     for (let after = 0; ;) {
-      const page = await listVectorsAfter(db.client, after, 2000);
+      const page = await listVectorsAfter(db.client, after, 10000);
       if (!page.length) break;
       for (const v of page) {
         const l = index.labels.get(v.id);

@@ -77,7 +77,7 @@ export const FEATURE_NAMES: Readonly<Record<ConfidenceProfile, readonly string[]
  * point where at most 1% of the answerable calibration queries abstain).
  */
 export const CONFIDENCE_MODELS: Readonly<Record<ConfidenceProfile, readonly number[]>> = Object.freeze({
-  static: Object.freeze([-5.6054, 1.1995, -0.0663, 1.4873, 0.9937, 6.5172, 0.0467]),
+  static: Object.freeze([-5.2060, 1.0810, -0.1256, 1.5732, 1.0727, 6.1673, -0.5872]),
   lexical: Object.freeze([-4.3555, 2.8139, 0.3257, 2.5798, 2.3796]),
 });
 

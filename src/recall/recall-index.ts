@@ -101,7 +101,7 @@ export class RecallIndex implements IndexHooks {
 }
 
 /** Labels of a chunk. */
-export function labelsOf(c: Chunk): ChunkLabels {
+export function labelsOf(c: Pick<Chunk, "domain" | "source" | "createdAt" | "flagged" | "expiresAt">): ChunkLabels {
   const l: ChunkLabels = {
     domain: c.domain, source: c.source, createdAt: c.createdAt, createdMs: Date.parse(c.createdAt), flagged: c.flagged,
   };

@@ -19,6 +19,16 @@ export interface RecallParams {
   agreeAt: number;
   /** Vector-leg weight when the lexical leg found nothing. */
   vecWeightAlone: number;
+  /**
+   * `rescue`: the vector leg scans the whole store (and enters the fusion with the weights above) only
+   * when asked for (`vec`, `hyde`, `source: vector`) or when the lexical leg found fewer than
+   * `vecScanBelow` candidates; otherwise it scores the lexical candidates for the rerank and the
+   * confidence only. `always`: every query scans and fuses.
+   */
+  vecScan: "rescue" | "always";
+  vecScanBelow: number;
+  /** Without a scan, the rerank's vector feature is scaled between the best candidate cosine and the one at this rank. */
+  vecFloorRank: number;
   /** Fusion weight of the graph leg. */
   graphWeight: number;
   /** Scale of the graph leg's weight against reranked scores (it enters after the rerank). */
@@ -57,6 +67,9 @@ export const DEFAULT_RECALL_PARAMS: Readonly<RecallParams> = Object.freeze({
   vecWeightDisagree: 0.15,
   agreeAt: 0.2,
   vecWeightAlone: 1,
+  vecScan: "rescue",
+  vecScanBelow: 1,
+  vecFloorRank: 25,
   graphWeight: 0.5,
   graphScale: 0.4,
   prfWeight: 0.3,

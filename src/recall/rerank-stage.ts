@@ -19,6 +19,7 @@ const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 /** Builds the per-query reranker context from the analyzed query and the two legs' lists. */
 export function rerankQuery(
   lexical: LexicalIndex, analyzer: Analyzer, text: string, lex: readonly { score: number }[], vec: readonly { score: number }[],
+  vecFloorRank = vec.length,
 ): RerankQuery {
   const seq = analyzer.analyze(text).sequence;
   const unique = [...new Set(seq)];
@@ -27,7 +28,8 @@ export function rerankQuery(
     terms: unique.map((t) => ({ id: lexical.termId(t), idf: lexical.idf(t) })),
     lexMax: lex[0]?.score ?? 0,
     vecMax: vec[0]?.score ?? 0,
-    vecMin: vec[vec.length - 1]?.score ?? 0,
+    // The vector feature is scaled between the best cosine and the one at `vecFloorRank` (lower ones: 0).
+    vecMin: vec[Math.min(vec.length, Math.max(1, vecFloorRank)) - 1]?.score ?? 0,
   };
 }
 

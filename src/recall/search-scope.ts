@@ -39,11 +39,20 @@ export async function searchScope(
   const base = candidateFilter(q, d.index, scope, nowMs);
   const filter = callFilter ? (id: number) => base(id) && callFilter(id) : base;
   let t = performance.now();
-  const vec = !qvec || !d.index.vectors ? [] : d.ann ? await annLeg(d.ann, qvec, p.legDepth, filter) : d.index.vectors.search(qvec, p.legDepth, filter);
-  tel.vector_ms = ms(t);
-  t = performance.now();
   const lex = d.index.lexical.search(q.query, p.legDepth, { filter, lex: q.lex });
   tel.fts_ms = ms(t);
+  t = performance.now();
+  // The vector leg scans the whole store when it is asked for (`vec`, `hyde`, `source: vector`, or the
+  // `always` setting) or must rescue an (almost) empty lexical leg. Otherwise it scores the lexical
+  // candidates only — their cosines feed the rerank and the confidence, not the fusion — which measured
+  // no worse on both train splits and saves the scan (README "Recall").
+  const vectors = d.index.vectors;
+  const asked = q.vec !== undefined || q.hyde !== undefined || q.leg === "vector" || p.vecScan === "always";
+  const scan = asked || lex.length < p.vecScanBelow;
+  const vec = !qvec || !vectors ? [] : !scan ? vectors.scoreIds(qvec, lex.map((h) => h.id))
+    : d.ann ? await annLeg(d.ann, qvec, p.legDepth, filter) : vectors.search(qvec, p.legDepth, filter);
+  tel.vector_ms = ms(t);
+  if (qvec && vectors) tel.vector_leg = !scan ? "candidates" : d.ann ? "diskann" : "scan";
   tel.vec_candidates = vec.length;
   tel.fts_candidates = lex.length;
   t = performance.now();
@@ -51,8 +60,8 @@ export async function searchScope(
   const overlap = vec.slice(0, 10).filter((h) => lexTop10.has(h.id)).length;
   const agreement = lex.length && vec.length ? overlap / Math.min(10, lex.length, vec.length) : 0;
   // The vector leg is weighted by its agreement with the lexical leg (static embeddings are weak alone).
-  const vecWeight = !lex.length ? p.vecWeightAlone : agreement >= p.agreeAt ? p.vecWeightAgree : p.vecWeightDisagree;
-  const rq = rerankQuery(d.index.lexical, d.analyzer, q.lex ?? q.query, lex, vec);
+  const vecWeight = !scan ? 0 : !lex.length ? p.vecWeightAlone : agreement >= p.agreeAt ? p.vecWeightAgree : p.vecWeightDisagree;
+  const rq = rerankQuery(d.index.lexical, d.analyzer, q.lex ?? q.query, lex, vec, scan ? vec.length : p.vecFloorRank);
   const top = lex[0] ? rerankScore(rq, d.index.lexical.docTerms(lex[0].id), { lexical: lex[0].score }, p.rerankWeights, p.rerankMaxTerms) : undefined;
   const quality = assessQuality({
     queryTerms: rq.terms.length, known: knownShare(rq), lexCoverage: top?.features.coverage ?? 0, lexBigram: top?.features.bigram ?? 0,

@@ -44,7 +44,8 @@ export async function ensureParentDir(path: string): Promise<void> {
 
 /** The directory holding package.json, openapi.yaml and assets/ (the repo root). */
 export function packageRoot(): string {
-  const here = new URL("../../", import.meta.url);
+  // Compiled to dist/src/runtime/ by `npm run build` (bin/cairn.mjs prefers it), else run from src/runtime/.
+  const here = new URL(/\/dist\/src\/runtime\/[^/]*$/.test(import.meta.url) ? "../../../" : "../../", import.meta.url);
   return decodeURIComponent(here.pathname).replace(/\/$/, "");
 }
 

@@ -42,8 +42,9 @@ export async function listVectorsAfter(ex: Exec, afterId: number, limit: number)
     args: [afterId, limit],
   });
   return rs.rows.map((r) => {
+    // Each row's blob is its own ArrayBuffer, so a view needs no copy (the matrix copies it in).
     const buf = r.embedding as ArrayBuffer;
-    return { id: Number(r.chunk_id), vec: new Float32Array(buf.slice(0)) };
+    return { id: Number(r.chunk_id), vec: new Float32Array(buf) };
   });
 }
 

@@ -103,6 +103,26 @@ export class MatrixIndex {
     return top.sorted();
   }
 
+  /**
+   * Dot products of `query` with the vectors of `ids` only (ids without a vector are skipped), best first
+   * (ties: id ascending). The recall pipeline scores the lexical candidates this way instead of scanning
+   * the whole matrix when the lexical leg found something (README "Recall").
+   */
+  scoreIds(query: ArrayLike<number>, ids: readonly number[]): ScoredId[] {
+    this.#checkDim(query);
+    const dim = this.dim;
+    const data = this.#data;
+    const out: ScoredId[] = [];
+    for (const id of ids) {
+      const slot = this.#slots.get(id);
+      if (slot === undefined) continue;
+      let s = 0;
+      for (let d = 0, base = slot * dim; d < dim; d++) s += query[d] * data[base + d];
+      out.push({ id, score: Number.isNaN(s) ? -Infinity : s });
+    }
+    return out.sort((a, b) => b.score - a.score || a.id - b.id);
+  }
+
   #checkDim(vec: ArrayLike<number>): void {
     if (vec.length !== this.dim) {
       throw new MemoryError("internal_error", `Vector has ${vec.length} dimensions, the index expects ${this.dim}`);
