@@ -4,7 +4,8 @@
  *
  *   1. builds 50,000 documents from SciFact's corpus (texts replicated and
  *      perturbed, `scaleCorpus`, seed 42);
- *   2. starts `cairn serve` as a child process on a temp libSQL file and
+ *   2. starts `cairn serve` (the npm bin: compiled dist/ when `npm run build`
+ *      is current, as after `npm ci`) as a child process on a temp libSQL file and
  *      ingests them over loopback HTTP through `POST /ingest/batch`
  *      (250 per request) → docs/s;
  *   3. stops it (the lexical snapshot is saved on shutdown) and starts it
@@ -17,7 +18,7 @@
  * Options: --docs N (default 50000), --queries N (default 1000), --json.
  * Skips with a message when ../shared/data/scifact is absent.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -51,8 +52,9 @@ interface Running { child: ChildProcess; bootMs: number; wallMs: number; base: s
 
 async function serve(dir: string, port: number): Promise<Running> {
   const t0 = performance.now();
-  // `node --import tsx` keeps the service in one process, so its pid is the one whose memory we read.
-  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "cli.ts"), "serve"], {
+  // The npm bin runs the compiled dist/ when it is current (else cli.ts through tsx) in this one process,
+  // so the child's pid is the one whose memory we read.
+  const child = spawn(process.execPath, [join(ROOT, "bin", "cairn.mjs"), "serve"], {
     cwd: ROOT, stdio: ["ignore", "pipe", "inherit"],
     env: {
       ...process.env, CAIRN_DB_PATH: join(dir, "bench.db"), CAIRN_UMP_KEY_DIR: join(dir, "ump"), BIND_PORT: String(port),
@@ -89,6 +91,8 @@ const pct = (xs: number[], p: number) => {
   return Math.round(s[Math.min(s.length - 1, Math.floor(p * s.length))] * 100) / 100;
 };
 
+// Serve what users run after `npm ci`: the compiled build, refreshed from the current sources.
+execSync("npm run -s build", { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
 const corpus = parseJsonl(readFileSync(join(DATA, "corpus.jsonl"), "utf8")) as { title?: string; text?: string }[];
 const queries = (parseJsonl(readFileSync(join(DATA, "queries.jsonl"), "utf8")) as { text: string }[]).map((q) => q.text);
 const docs = scaleCorpus(corpus.map((d) => ({ title: d.title ?? "", text: d.text ?? "" })), DOCS);

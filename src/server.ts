@@ -6,11 +6,12 @@
 import type { Config } from "./config/config.ts";
 import { parseConfig } from "./config/parse-config.ts";
 import { createApp } from "./http/app.ts";
+import { decodeSnapshotFile, encodeSnapshotFile } from "./lexical/snapshot-file.ts";
 import { openMemory, type Memory } from "./memory.ts";
 import { loadCrossEncoder, loadEmbedder } from "./runtime/model-loader.ts";
 import { dirKeyring } from "./runtime/ump-keyring.ts";
 import {
-  ensureParentDir, exitProcess, packageRoot, readSecretFile, readTextFile, resolveHost, rssBytes, serveFetch, writeFileAtomic, type RunningServer,
+  ensureParentDir, exitProcess, packageRoot, readBytes, readSecretFile, readTextFile, resolveHost, rssBytes, serveFetch, writeFileAtomic, type RunningServer,
 } from "./runtime/platform.ts";
 
 /** A booted server. */
@@ -28,10 +29,11 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
   const embedder = await loadEmbedder(config);
   const crossEncoder = await loadCrossEncoder(config);
   // The lexical snapshot lives beside a local database file; a remote server rebuilds it at boot.
-  const snap = config.dbUrl ? undefined : `${config.dbPath}.lexical.json`;
+  // A binary container (src/lexical/snapshot-file.ts) so boot skips parsing megabytes of base64.
+  const snap = config.dbUrl ? undefined : `${config.dbPath}.lexical.snap`;
   const snapshots = snap === undefined ? undefined : {
-    load: async () => JSON.parse(await readTextFile(snap)),
-    save: (data: unknown) => writeFileAtomic(snap, JSON.stringify(data)),
+    load: async () => decodeSnapshotFile(await readBytes(snap)),
+    save: (data: unknown) => writeFileAtomic(snap, encodeSnapshotFile(data)),
   };
   // SPEC §5 item 5: the operator key is re-read on every use, so rotation applies at once; an insecure key file refuses boot.
   const keyring = dirKeyring(config.umpKeyDir);

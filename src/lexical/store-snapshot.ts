@@ -79,9 +79,9 @@ export function encodeStore(store: InvertedStore, renumber = false): EncodedStor
 /** Rebuilds a store from `encodeStore` output; null when the data is malformed or a slot is ≥ `slotLimit`. */
 export function decodeStore(data: unknown, slotLimit: number): InvertedStore | null {
   if (!isEncoded(data)) return null;
-  const docNos = base64ToU32(data.docNos);
-  const meta = base64ToU32(data.meta);
-  const bytes = base64ToBytes(data.tokens);
+  const docNos = toU32(data.docNos);
+  const meta = toU32(data.meta);
+  const bytes = typeof data.tokens === "string" ? base64ToBytes(data.tokens) : data.tokens;
   if (!docNos || !meta || !bytes) return null;
   const n = docNos.length;
   if (data.ids.length !== n || meta.length !== n * META) return null;
@@ -107,9 +107,28 @@ export function decodeStore(data: unknown, slotLimit: number): InvertedStore | n
   return buildStore({ terms: data.terms, docNos, extIds: data.ids, meta, tokens });
 }
 
-function isEncoded(data: unknown): data is EncodedStore {
+/** An encoded store as loaded: the binary fields may arrive as bytes from the snapshot file container. */
+type LoadedStore = Omit<EncodedStore, "docNos" | "meta" | "tokens"> & { docNos: string | Uint8Array; meta: string | Uint8Array; tokens: string | Uint8Array };
+
+function isEncoded(data: unknown): data is LoadedStore {
   if (typeof data !== "object" || data === null) return false;
   const d = data as Record<string, unknown>;
   return Array.isArray(d.terms) && d.terms.every((t) => typeof t === "string") &&
-    typeof d.docNos === "string" && Array.isArray(d.ids) && typeof d.meta === "string" && typeof d.tokens === "string";
+    isBinary(d.docNos) && Array.isArray(d.ids) && isBinary(d.meta) && isBinary(d.tokens);
 }
+
+/** A field saved as base64, or handed over as bytes by the snapshot file container (`snapshot-file.ts`). */
+const isBinary = (v: unknown): v is string | Uint8Array => typeof v === "string" || v instanceof Uint8Array;
+
+/** Little-endian u32 values from base64 or bytes (a view when aligned on a little-endian host). */
+function toU32(v: string | Uint8Array): Uint32Array | null {
+  if (typeof v === "string") return base64ToU32(v);
+  if (v.length % 4 !== 0) return null;
+  if (LITTLE_ENDIAN && v.byteOffset % 4 === 0) return new Uint32Array(v.buffer, v.byteOffset, v.length / 4);
+  const out = new Uint32Array(v.length / 4);
+  const view = new DataView(v.buffer, v.byteOffset, v.byteLength);
+  for (let i = 0; i < out.length; i++) out[i] = view.getUint32(i * 4, true);
+  return out;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;

@@ -31,7 +31,7 @@ export async function loadRecallIndex(db: Db, embedder: Embedder | undefined, sn
   const total = await countChunks(db.client);
   let lexical = snapshots ? loadLexicalIndex(await snapshots.load().catch(() => undefined)) : null;
   const fresh = lexical !== null && lexical.changeCounter === key && lexical.size === total;
-  const index = new RecallIndex(embedder?.dim, fresh ? lexical! : createOramaLexicalIndex());
+  const index = new RecallIndex(embedder?.dim, fresh ? lexical! : createOramaLexicalIndex(), total + 1024);
   for (let after = 0; ;) {
     // A current snapshot leaves only the labels to read; otherwise the text is re-indexed too.
     const page = fresh ? await listChunkLabelsAfter(db.client, after, 10000) : await listChunksAfter(db.client, after, 1000);

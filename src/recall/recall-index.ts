@@ -30,8 +30,9 @@ export class RecallIndex implements IndexHooks {
   private sums = new Map<string, { sum: Float64Array; n: number }>();
   private centroidCache: Map<string, Float32Array> | undefined;
 
-  constructor(dim: number | undefined, lexical: LexicalIndex = createOramaLexicalIndex()) {
-    this.vectors = dim ? new MatrixIndex(dim) : undefined;
+  /** `expected`: rows to reserve up front (boot knows the chunk count; growing by doubling costs a transient copy). */
+  constructor(dim: number | undefined, lexical: LexicalIndex = createOramaLexicalIndex(), expected = 1024) {
+    this.vectors = dim ? new MatrixIndex(dim, Math.max(1024, expected)) : undefined;
     this.lexical = lexical;
   }
 

@@ -117,7 +117,7 @@ describe("the real server process", () => {
     // Graceful stop persists the lexical snapshot; it must not hold the erased terms.
     first.proc.kill("SIGTERM");
     await exited(first.proc);
-    const snapPath = `${env.CAIRN_DB_PATH}.lexical.json`;
+    const snapPath = `${env.CAIRN_DB_PATH}.lexical.snap`;
     expect(existsSync(snapPath)).toBe(true);
     const snap = readFileSync(snapPath, "utf8");
     expect(snap).toContain("marmalad");

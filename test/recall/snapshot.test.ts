@@ -13,7 +13,7 @@ describe("lexical index persistence beside the database", () => {
     expect(a.recallEngine.lexicalSource).toBe("rebuilt");
     await a.ingest({ title: "Kiln", content: "The kiln firing schedule peaks at 1280 degrees." });
     await a.close();
-    expect(existsSync(join(dir, "c.db.lexical.json"))).toBe(true);
+    expect(existsSync(join(dir, "c.db.lexical.snap"))).toBe(true);
 
     const b = await openMemoryForRuntime(config);
     expect(b.recallEngine.lexicalSource).toBe("snapshot");

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { createOramaLexicalIndex } from "../../src/lexical/orama-lexical-index.ts";
+import { loadLexicalIndex } from "../../src/lexical/load-lexical-index.ts";
+import { decodeSnapshotFile, encodeSnapshotFile } from "../../src/lexical/snapshot-file.ts";
+
+/** An index big enough that its forward lists and metadata exceed the container's move threshold. */
+function sampleIndex() {
+  const index = createOramaLexicalIndex();
+  const words = ["granite", "basalt", "quartz", "feldspar", "mica", "obsidian", "pumice", "shale", "slate", "marble"];
+  for (let id = 1; id <= 1500; id++) {
+    const content = Array.from({ length: 12 }, (_, j) => words[(id * 7 + j * 3) % words.length] + (j % 4 === 0 ? String(id % 50) : "")).join(" ");
+    index.add({ id, title: `Rock ${id}`, content });
+  }
+  index.changeCounter = 42;
+  return index;
+}
+
+describe("lexical snapshot file container", () => {
+  it("round-trips an index: large base64 fields become binary sections and the loaded index ranks identically", () => {
+    const index = sampleIndex();
+    const saved = index.toJSON();
+    const file = encodeSnapshotFile(saved);
+    const json = JSON.stringify(saved);
+    expect(new TextDecoder().decode(file.subarray(0, 8))).toBe("CAIRNSN1");
+    expect(file.length).toBeLessThan(json.length);
+    const decoded = decodeSnapshotFile(file);
+    expect(JSON.stringify(decoded)).not.toEqual(json); // bytes, not base64, came back
+    const loaded = loadLexicalIndex(decoded);
+    expect(loaded).not.toBeNull();
+    expect(loaded!.size).toBe(1500);
+    expect(loaded!.changeCounter).toBe(42);
+    for (const q of ["granite shale", "obsidian 7", "marble mica pumice"]) expect(loaded!.search(q, 10)).toEqual(index.search(q, 10));
+  });
+
+  it("still reads a plain-JSON snapshot, and refuses a truncated container", () => {
+    const index = sampleIndex();
+    const legacy = new TextEncoder().encode(JSON.stringify(index.toJSON()));
+    expect(loadLexicalIndex(decodeSnapshotFile(legacy))!.search("granite", 5)).toEqual(index.search("granite", 5));
+    const file = encodeSnapshotFile(index.toJSON());
+    expect(() => decodeSnapshotFile(file.subarray(0, file.length - 4096))).toThrow(/truncated/);
+  });
+
+  it("keeps short and non-base64 strings in the header", () => {
+    const data = { note: "x".repeat(5000) + "!", short: "abcd", list: ["a", "b"] };
+    expect(decodeSnapshotFile(encodeSnapshotFile(data))).toEqual(data);
+  });
+});
