@@ -16,7 +16,7 @@
  * Uses the static embedder when `assets/embed/` is present, else recall is
  * lexical only (said in the output).
  *
- *   npx tsx scripts/eval-graph.ts [--skip-scifact] [--skip-vault] [--vault DIR] [--queries N] [--verbose] [--leg JSON] [--keep-store DIR]
+ *   npx tsx scripts/eval-graph.ts [--skip-scifact] [--skip-vault] [--vault DIR] [--queries N] [--verbose] [--leg JSON] [--recall JSON] [--keep-store DIR]
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -48,6 +48,8 @@ async function openTemp(emb: Embedder | undefined, keepDir?: string): Promise<{ 
   const memory = await openMemory(config, { rssBytes: () => process.memoryUsage().rss, embedder: emb });
   // `--leg '{"cueBoost":3}'` overrides graph-leg parameters (for tuning runs).
   Object.assign(memory.graph.legParams, JSON.parse(option("--leg", "{}")));
+  // `--recall '{"graphScale":1}'` overrides recall parameters (src/recall/recall-params.ts).
+  memory.recallEngine.params = { ...memory.recallEngine.params, ...JSON.parse(option("--recall", "{}")) };
   return { memory, dir };
 }
 

@@ -71,7 +71,7 @@ export const DEFAULT_RECALL_PARAMS: Readonly<RecallParams> = Object.freeze({
   vecScanBelow: 1,
   vecFloorRank: 25,
   graphWeight: 0.5,
-  graphScale: 0.4,
+  graphScale: 1,
   prfWeight: 0.3,
   prfMin: 0.25,
   prfMax: 0.5,
