@@ -34,17 +34,24 @@ async function until(cond: () => boolean, ms = 5000): Promise<void> {
   }
 }
 
+/** A loopback sink answering 204, and a memory whose erasure webhook points at it. */
+async function erasureSink() {
+  const sink = await startServer((_r, res) => res.writeHead(204).end());
+  closers.push(sink.close);
+  const dir = tempDir();
+  const mem = await openTestMemory({
+    CAIRN_ERASURE_WEBHOOK_URL: `${sink.origin}/erased`, CAIRN_ERASURE_WEBHOOK_SECRET_FILE: secretFile(dir), CAIRN_OUTBOUND_ALLOW_LOOPBACK: "1",
+  }, {}, dir);
+  t = mem;
+  return { sink, mem };
+}
+
 describe("erasure webhook (SPEC §6)", () => {
   it("fires a signed notice after emitErasure, verifiable with the shared secret", async () => {
-    const sink = await startServer((_r, res) => res.writeHead(204).end());
-    closers.push(sink.close);
-    const dir = tempDir();
-    t = await openTestMemory({
-      CAIRN_ERASURE_WEBHOOK_URL: `${sink.origin}/erased`, CAIRN_ERASURE_WEBHOOK_SECRET_FILE: secretFile(dir), CAIRN_OUTBOUND_ALLOW_LOOPBACK: "1",
-    }, {}, dir);
+    const { sink, mem } = await erasureSink();
     const heard: unknown[] = [];
-    t.memory.onErasure((n) => void heard.push(n));
-    await t.memory.emitErasure({ certificate_id: "cert-1", subject_hash: "ab12", deleted: 3 });
+    mem.memory.onErasure((n) => void heard.push(n));
+    await mem.memory.emitErasure({ certificate_id: "cert-1", subject_hash: "ab12", deleted: 3 });
     expect(heard).toEqual([{ certificate_id: "cert-1", subject_hash: "ab12", deleted: 3 }]);
     expect(sink.seen).toHaveLength(1);
     const got = sink.seen[0]!;
@@ -53,22 +60,17 @@ describe("erasure webhook (SPEC §6)", () => {
     const v = await verifyWebhook(SECRET, got.headers as Record<string, string>, got.body, { now: new Date() });
     expect(v.ok).toBe(true);
     expect(JSON.parse(got.body)).toMatchObject({ type: "erasure.completed", data: { certificate_id: "cert-1", deleted: 3 } });
-    expect(t.memory.webhooks.lastErasureDelivery()).toMatchObject({ delivered: true, attempts: 1, status: 204 });
+    expect(mem.memory.webhooks.lastErasureDelivery()).toMatchObject({ delivered: true, attempts: 1, status: 204 });
   });
 
   it("fires after a committed POST /dsar over HTTP, not after a dry run, and carries no personal data", async () => {
-    const sink = await startServer((_r, res) => res.writeHead(204).end());
-    closers.push(sink.close);
-    const dir = tempDir();
-    t = await openTestMemory({
-      CAIRN_ERASURE_WEBHOOK_URL: `${sink.origin}/erased`, CAIRN_ERASURE_WEBHOOK_SECRET_FILE: secretFile(dir), CAIRN_OUTBOUND_ALLOW_LOOPBACK: "1",
-    }, {}, dir);
+    const { sink, mem } = await erasureSink();
     const email = "jane.roe@example.org";
-    expect((await t.req("POST", "/ingest", { title: "contact", content: `Write to ${email} about the lease.` })).status).toBe(200);
-    expect((await t.req("POST", "/dsar", { email, dry_run: true })).status).toBe(200);
+    expect((await mem.req("POST", "/ingest", { title: "contact", content: `Write to ${email} about the lease.` })).status).toBe(200);
+    expect((await mem.req("POST", "/dsar", { email, dry_run: true })).status).toBe(200);
     await new Promise((r) => setTimeout(r, 50));
     expect(sink.seen).toHaveLength(0);
-    const res = await t.req("POST", "/dsar", { email });
+    const res = await mem.req("POST", "/dsar", { email });
     expect(res.status).toBe(200);
     const cert = (await res.json()).certificate;
     await until(() => sink.seen.length === 1);
