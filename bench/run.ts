@@ -54,7 +54,8 @@ async function serve(dir: string, port: number): Promise<Running> {
   const t0 = performance.now();
   // The npm bin runs the compiled dist/ when it is current (else cli.ts through tsx) in this one process,
   // so the child's pid is the one whose memory we read.
-  const child = spawn(process.execPath, [join(ROOT, "bin", "cairn.mjs"), "serve"], {
+  // Same V8 setting as `npm run serve` and the bin's shebang: 4 MB young-generation semi-spaces (README "Recall").
+  const child = spawn(process.execPath, ["--max-semi-space-size=4", join(ROOT, "bin", "cairn.mjs"), "serve"], {
     cwd: ROOT, stdio: ["ignore", "pipe", "inherit"],
     env: {
       ...process.env, CAIRN_DB_PATH: join(dir, "bench.db"), CAIRN_UMP_KEY_DIR: join(dir, "ump"), BIND_PORT: String(port),

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=4
 // npm `bin` entry. Node 20 cannot run TypeScript itself: run the compiled dist/ when `npm run build`
 // (run by `npm ci` through `prepare`) is newer than every source file, else register tsx and load
 // cli.ts. The compiled path starts faster and holds ~50 MB less resident memory (README "Recall").
