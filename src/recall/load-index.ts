@@ -10,7 +10,7 @@ import { loadLexicalIndex } from "../lexical/load-lexical-index.ts";
 import { auditHead } from "../store/audit.ts";
 import { countChunks, getChunks, listChunkLabelsAfter, listChunksAfter } from "../store/chunks.ts";
 import type { Db } from "../store/db.ts";
-import { chunkIdsWithoutVector, listVectorsAfter, putVector } from "../store/vectors.ts";
+import { chunkIdsWithoutVector, listVectorsAfter, listVectorsPacked, putVector } from "../store/vectors.ts";
 import { embedText } from "../ingest/write-chunk.ts";
 import { labelsOf, RecallIndex } from "./recall-index.ts";
 
@@ -34,7 +34,7 @@ export async function loadRecallIndex(db: Db, embedder: Embedder | undefined, sn
   const index = new RecallIndex(embedder?.dim, fresh ? lexical! : createOramaLexicalIndex(), total + 1024);
   for (let after = 0; ;) {
     // A current snapshot leaves only the labels to read; otherwise the text is re-indexed too.
-    const page = fresh ? await listChunkLabelsAfter(db.client, after, 10000) : await listChunksAfter(db.client, after, 1000);
+    const page = fresh ? await listChunkLabelsAfter(db.client, after, 20000) : await listChunksAfter(db.client, after, 1000);
     if (!page.length) break;
     for (const c of page) index.labels.set(c.id, labelsOf(c));
     if (!fresh) for (const c of page as Awaited<ReturnType<typeof listChunksAfter>>) index.lexical.add({ id: c.id, title: c.title, content: c.content });
@@ -53,7 +53,10 @@ export async function loadRecallIndex(db: Db, embedder: Embedder | undefined, sn
       });
     }
     for (let after = 0; ;) {
-      const page = await listVectorsAfter(db.client, after, 10000);
+      const packed = await listVectorsPacked(db.client, after, 20000, embedder.dim);
+      const page = packed
+        ? packed.ids.map((id, i) => ({ id, vec: packed.data.subarray(i * embedder.dim, (i + 1) * embedder.dim) }))
+        : await listVectorsAfter(db.client, after, 10000);
       if (!page.length) break;
       for (const v of page) {
         const l = index.labels.get(v.id);

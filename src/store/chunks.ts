@@ -128,19 +128,19 @@ export type ChunkLabelRow = Pick<Chunk, "id" | "domain" | "source" | "createdAt"
 
 /**
  * Labels of chunks with id > `afterId`, in id order — boot reads these when the lexical snapshot is current.
- * Only the six columns recall needs: at 50k rows each column costs ~30 ms of row conversion.
+ * One JSON aggregate per page instead of one result row per chunk: at 50k chunks the client's per-row
+ * conversion took ~0.65 s of boot, the aggregate ~0.2 s.
  */
 export async function listChunkLabelsAfter(ex: Exec, afterId: number, limit: number): Promise<ChunkLabelRow[]> {
   const rs = await ex.execute({
-    sql: "SELECT id, domain, source, created_at, flagged, expires_at FROM chunks WHERE id > ? ORDER BY id LIMIT ?",
+    sql: `SELECT json_group_array(json_array(id, domain, source, created_at, flagged, expires_at)) AS page
+          FROM (SELECT id, domain, source, created_at, flagged, expires_at FROM chunks WHERE id > ? ORDER BY id LIMIT ?)`,
     args: [afterId, limit],
   });
-  return rs.rows.map((r) => {
-    const l: ChunkLabelRow = {
-      id: Number(r.id), domain: String(r.domain), source: String(r.source) as IngestKind, createdAt: String(r.created_at),
-      flagged: Number(r.flagged) === 1,
-    };
-    if (r.expires_at !== null && r.expires_at !== undefined) l.expiresAt = String(r.expires_at);
+  const page = JSON.parse(String(rs.rows[0]?.page ?? "[]")) as [number, string, string, string, number, string | null][];
+  return page.map(([id, domain, source, createdAt, flagged, expiresAt]) => {
+    const l: ChunkLabelRow = { id: Number(id), domain: String(domain), source: source as IngestKind, createdAt: String(createdAt), flagged: Number(flagged) === 1 };
+    if (expiresAt !== null && expiresAt !== undefined) l.expiresAt = String(expiresAt);
     return l;
   });
 }

@@ -48,6 +48,27 @@ export async function listVectorsAfter(ex: Exec, afterId: number, limit: number)
   });
 }
 
+/**
+ * A page of vectors with chunk id > `afterId` packed into one Float32Array (row i = ids[i]), read with one
+ * aggregate row instead of one result row per vector (~0.28 s against ~0.53 s at 50k). Null when any
+ * stored vector is not `dim` floats long; the caller then pages with `listVectorsAfter`.
+ */
+export async function listVectorsPacked(ex: Exec, afterId: number, limit: number, dim: number): Promise<{ ids: number[]; data: Float32Array } | null> {
+  const rs = await ex.execute({
+    sql: `SELECT json_group_array(chunk_id) AS ids, CAST(group_concat(embedding, '') AS BLOB) AS vecs, count(*) AS n,
+            sum(length(embedding) = ?) AS sized
+          FROM (SELECT chunk_id, embedding FROM chunk_vectors WHERE chunk_id > ? ORDER BY chunk_id LIMIT ?)`,
+    args: [dim * 4, afterId, limit],
+  });
+  const row = rs.rows[0];
+  const n = Number(row?.n ?? 0);
+  if (n === 0) return { ids: [], data: new Float32Array(0) };
+  const ids = JSON.parse(String(row.ids)) as number[];
+  const buf = row.vecs as ArrayBuffer | null;
+  if (Number(row.sized) !== n || ids.length !== n || !buf || buf.byteLength !== n * dim * 4) return null;
+  return { ids, data: new Float32Array(buf) };
+}
+
 /** Chunk ids that have no vector yet (after a model change or a crash). */
 export async function chunkIdsWithoutVector(ex: Exec, limit: number): Promise<number[]> {
   const rs = await ex.execute({
