@@ -20,9 +20,11 @@ export const DEFAULT_STATIC_ASSET_PATH = "assets/embed/cairn-static-glove-100d.b
 /** The default table's model id (the prefix of its `Embedder.id`); recall's confidence model is calibrated on it. */
 export const STATIC_MODEL_ID = "cairn-static-glove-100d";
 
-/** Builds an Embedder from static table bytes; throws when the bytes are not a valid table. */
-export function createStaticEmbedder(bytes: Uint8Array): Embedder {
-  const tableHash = bytesToHex(sha256(bytes));
+/**
+ * Builds an Embedder from static table bytes; throws when the bytes are not a valid table. `tableHash`
+ * (hex SHA-256 of `bytes`) may be passed by a caller that hashed them natively; otherwise it is computed.
+ */
+export function createStaticEmbedder(bytes: Uint8Array, tableHash: string = bytesToHex(sha256(bytes))): Embedder {
   const table = decodeStaticTable(bytes);
   const rows = new Map<string, number>();
   for (let i = 0; i < table.words.length; i++) rows.set(table.words[i], i);
