@@ -16,14 +16,22 @@ export interface AuditEvent {
   detail?: Record<string, unknown>;
 }
 
+/**
+ * The chain head each open transaction last appended: a batch of N writes reads the head once, not N
+ * times. Only `appendAudit` writes audit rows and transactions are serialised, so inside one transaction
+ * the head moves only here; a rolled-back transaction object is simply never seen again.
+ */
+const headOf = new WeakMap<Exec, { id: number; hash: string }>();
+
 /** Appends the event; returns the new row's id and hash. */
 export async function appendAudit(tx: Exec, ev: AuditEvent, now: Date): Promise<{ id: number; hash: string }> {
-  const head = await auditHead(tx);
+  const head = headOf.get(tx) ?? await auditHead(tx);
   const id = (head?.id ?? 0) + 1;
   const prevHash = head?.hash ?? GENESIS_HASH;
   const ts = now.toISOString();
   const detail = ev.detail ?? {};
   const hash = chainHash(prevHash, { id, ts, action: ev.action, actor: ev.actor, target: ev.target, detail });
   await insertAuditRow(tx, { id, ts, action: ev.action, actor: ev.actor, target: ev.target, detail, prevHash, hash });
+  headOf.set(tx, { id, hash });
   return { id, hash };
 }

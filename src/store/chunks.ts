@@ -2,7 +2,7 @@
  * Chunk rows (SPEC §2.1): insert, look up by id or content hash, delete,
  * count. Optional labels read back as absent, never null (SPEC §2.2).
  */
-import type { Row } from "@libsql/client";
+import type { InValue, Row } from "@libsql/client";
 import type { Chunk, IngestKind, NewChunk } from "../core/types.ts";
 import type { Exec } from "./db.ts";
 
@@ -37,20 +37,23 @@ export function rowToChunk(r: Row): Chunk {
   return c;
 }
 
-/** Inserts a chunk and returns its id. */
+/** Inserts a chunk and returns it as stored. */
 export async function insertChunk(ex: Exec, c: NewChunk, createdAt: string): Promise<Chunk> {
+  const row: Record<string, unknown> = {
+    title: c.title ?? null, content: c.content, domain: c.domain, content_hash: c.contentHash, source: c.source,
+    origin: c.origin ?? null, origin_source: c.originSource ?? null, memory_kind: c.memoryKind ?? null,
+    lawful_basis: c.lawfulBasis ?? null, region: c.region ?? null, confidence: c.confidence, assertion_kind: c.assertionKind ?? null,
+    expires_at: c.expiresAt ?? null, flagged: c.flagged ? 1 : 0, authority: c.authority ?? null, meta: c.meta ? JSON.stringify(c.meta) : null,
+    created_at: createdAt,
+  };
   const rs = await ex.execute({
-    sql: `INSERT INTO chunks (title, content, domain, content_hash, source, origin, origin_source, memory_kind,
-            lawful_basis, region, confidence, assertion_kind, expires_at, flagged, authority, meta, created_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLS}`,
-    args: [
-      c.title ?? null, c.content, c.domain, c.contentHash, c.source, c.origin ?? null, c.originSource ?? null,
-      c.memoryKind ?? null, c.lawfulBasis ?? null, c.region ?? null, c.confidence, c.assertionKind ?? null,
-      c.expiresAt ?? null, c.flagged ? 1 : 0, c.authority ?? null, c.meta ? JSON.stringify(c.meta) : null, createdAt,
-    ],
+    sql: `INSERT INTO chunks (${Object.keys(row).join(", ")}) VALUES (${Object.keys(row).map(() => "?").join(", ")})`,
+    args: Object.values(row) as InValue[],
   });
-  // RETURNING hands back the stored row, so the write path needs no second read per chunk.
-  return rowToChunk(rs.rows[0]);
+  // The stored row is exactly what was bound (no column defaults or triggers rewrite it), so it is built
+  // here from the bound values and the new rowid: no RETURNING row to convert and no second read per chunk.
+  if (rs.lastInsertRowid === undefined) throw new Error("libSQL did not report the new chunk's rowid");
+  return rowToChunk({ ...row, id: Number(rs.lastInsertRowid) } as unknown as Row);
 }
 
 /** Finds chunks by content hash, many at once (ingest batches); keyed by hash. */
