@@ -8,7 +8,7 @@ import { MemoryError } from "../core/errors.ts";
 import type { Chunk, NewChunk } from "../core/types.ts";
 import { countChunks, findChunksByHashes, insertChunk } from "../store/chunks.ts";
 import type { Exec } from "../store/db.ts";
-import { putVector } from "../store/vectors.ts";
+import { putVectors } from "../store/vectors.ts";
 import type { WriteContext } from "./context.ts";
 import { screenWrite } from "./screen-write.ts";
 
@@ -57,6 +57,7 @@ export async function writeChunks(
     const byHash = new Map<string, WriteOutcome>();
     // Re-check inside the serialised transaction: a concurrent request may have written the same content.
     const written = todo.length ? await findChunksByHashes(tx, todo.map((t) => t.c.contentHash)) : new Map<string, Chunk>();
+    const pendingVectors: { chunkId: number; vec: Float32Array }[] = [];
     for (let k = 0; k < todo.length; k++) {
       const { i, c } = todo[k];
       const again = written.get(c.contentHash);
@@ -71,7 +72,7 @@ export async function writeChunks(
       const chunk = await insertChunk(tx, c, now);
       const id = chunk.id;
       count++;
-      if (vectors) await putVector(tx, id, vectors[k]);
+      if (vectors) pendingVectors.push({ chunkId: id, vec: vectors[k] });
       const detail: Record<string, unknown> = { domain: c.domain, source: c.source, content_hash: c.contentHash, ...auditDetail };
       if (c.flagged) detail.flagged = true;
       for (const h of ctx.txHooks) await h(tx, { action, chunkId: id, detail });
@@ -79,6 +80,8 @@ export async function writeChunks(
       created[i] = id;
       byHash.set(c.contentHash, res[i]!);
     }
+    // One multi-row statement per 400 vectors instead of one per chunk, still inside the transaction.
+    await putVectors(tx, pendingVectors);
     const firstCreated = created.find((x) => x !== undefined);
     if (extra && firstCreated !== undefined) await extra(tx, firstCreated, ctx.clock().toISOString(), created);
     return { res, byHash };

@@ -30,6 +30,17 @@ export async function putVector(ex: Exec, chunkId: number, vec: Float32Array): P
   });
 }
 
+/** Stores many vectors with one statement per 400 rows (a batch ingest's vectors after its chunk rows). */
+export async function putVectors(ex: Exec, rows: readonly { chunkId: number; vec: Float32Array }[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 400) {
+    const part = rows.slice(i, i + 400);
+    await ex.execute({
+      sql: `INSERT OR REPLACE INTO chunk_vectors (chunk_id, embedding) VALUES ${part.map(() => "(?, ?)").join(", ")}`,
+      args: part.flatMap((r) => [r.chunkId, new Uint8Array(r.vec.buffer, r.vec.byteOffset, r.vec.byteLength).slice()]),
+    });
+  }
+}
+
 /** Deletes one chunk's vector. */
 export async function deleteVector(ex: Exec, chunkId: number): Promise<void> {
   await deleteVectors(ex, [chunkId]);
