@@ -6,6 +6,7 @@
  *
  *   npx tsx scripts/tune-recall.ts [--variants '[{"name":"x","params":{...},"graph":true}]'] [--skip-locomo]
  *
+ * A variant may also set `bm25` ({k1, b, titleWeight}) for the lexical leg.
  * Without --variants it scores the served defaults and the lexical-only and
  * vector-only presets. Skips with a message when ../shared/data is absent.
  */
@@ -20,13 +21,15 @@ import { evalBeir, evalLocomo, type EvalStore } from "../src/eval/recall-eval.ts
 import { modeParams } from "../src/eval/recall-modes.ts";
 import type { Memory } from "../src/memory.ts";
 import type { RecallParams } from "../src/recall/recall-params.ts";
+import { DEFAULT_BM25_PARAMS } from "../src/lexical/bm25-params.ts";
+import type { Bm25Params } from "../src/lexical/bm25-scorer.ts";
 import { openMemoryForRuntime } from "../src/server.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const DATA = resolve(ROOT, "../shared/data");
 const args = process.argv.slice(2);
 const option = (n: string) => (args.includes(n) ? args[args.indexOf(n) + 1] : undefined);
-interface Variant { name: string; params?: Partial<RecallParams>; graph?: boolean }
+interface Variant { name: string; params?: Partial<RecallParams>; graph?: boolean; bm25?: Partial<Bm25Params> }
 
 if (!existsSync(join(DATA, "scifact/corpus.jsonl")) || !existsSync(join(DATA, "locomo/locomo-dev.json"))) {
   console.log("skipped: ../shared/data/scifact or ../shared/data/locomo is absent");
@@ -42,7 +45,12 @@ function reusable(base: RecallParams) {
   const dirs: string[] = [];
   let next = 0;
   let variant: Variant = { name: "" };
-  const apply = (m: Memory) => void (m.recallEngine.params = { ...base, ...(variant.params ?? {}) });
+  const apply = (m: Memory) => {
+    m.recallEngine.params = { ...base, ...(variant.params ?? {}) };
+    // `bm25` varies the lexical leg's k1, b and title weight (src/lexical/bm25-params.ts).
+    const lexical = m.recallEngine.index.lexical as { params?: Bm25Params };
+    if ("params" in lexical) lexical.params = { ...DEFAULT_BM25_PARAMS, ...(variant.bm25 ?? {}) };
+  };
   return {
     setVariant(v: Variant) {
       variant = v;
