@@ -5,7 +5,7 @@
  * race-free.
  */
 import type { Exec } from "../store/db.ts";
-import { auditHead, insertAuditRow } from "../store/audit.ts";
+import { auditHead, insertAuditRow, insertAuditRows, type AuditRow } from "../store/audit.ts";
 import { chainHash, GENESIS_HASH } from "./chain-hash.ts";
 
 /** What a governed action records. Keep `detail` free of raw personal data. */
@@ -34,4 +34,25 @@ export async function appendAudit(tx: Exec, ev: AuditEvent, now: Date): Promise<
   await insertAuditRow(tx, { id, ts, action: ev.action, actor: ev.actor, target: ev.target, detail, prevHash, hash });
   headOf.set(tx, { id, hash });
   return { id, hash };
+}
+
+/**
+ * Appends several events in order, chained exactly as `appendAudit` one by one would chain them, with one
+ * INSERT per 200 rows (batch ingest). All share the timestamp `now`.
+ */
+export async function appendAuditMany(tx: Exec, evs: readonly AuditEvent[], now: Date): Promise<{ id: number; hash: string }[]> {
+  if (evs.length === 0) return [];
+  let head = headOf.get(tx) ?? await auditHead(tx);
+  const ts = now.toISOString();
+  const rows: AuditRow[] = evs.map((ev) => {
+    const id = (head?.id ?? 0) + 1;
+    const prevHash = head?.hash ?? GENESIS_HASH;
+    const detail = ev.detail ?? {};
+    const hash = chainHash(prevHash, { id, ts, action: ev.action, actor: ev.actor, target: ev.target, detail });
+    head = { id, hash };
+    return { id, ts, action: ev.action, actor: ev.actor, target: ev.target, detail, prevHash, hash };
+  });
+  await insertAuditRows(tx, rows);
+  headOf.set(tx, head!);
+  return rows.map((r) => ({ id: r.id, hash: r.hash }));
 }

@@ -11,7 +11,7 @@
 import { isMemoryError, MemoryError } from "../core/errors.ts";
 import type { WriteContext } from "./context.ts";
 import { requireObject } from "./fields.ts";
-import { ingestReply, prepareStructured, writePreparedGraph, type IngestResult, type PreparedIngest } from "./ingest-structured.ts";
+import { ingestReply, prepareStructured, writePreparedGraphs, type IngestResult, type PreparedIngest } from "./ingest-structured.ts";
 import { writeChunks } from "./write-chunk.ts";
 
 /** Most items one batch may carry. */
@@ -44,12 +44,7 @@ export async function ingestBatch(ctx: WriteContext, raw: unknown): Promise<Batc
       throw new MemoryError(e.code, `items[${i}]: ${e.message}`, { ...(e.details ?? {}), index: i }, e.status);
     }
   }
-  const outs = await writeChunks(ctx, prepared.map((p) => p.chunk), async (tx, _first, now, created) => {
-    for (let i = 0; i < prepared.length; i++) {
-      const id = created[i];
-      if (id !== undefined) await writePreparedGraph(ctx, tx, prepared[i], id, now);
-    }
-  });
+  const outs = await writeChunks(ctx, prepared.map((p) => p.chunk), (tx, _first, now, created) => writePreparedGraphs(ctx, tx, prepared, created, now));
   const replies = outs.map((o, i) => ingestReply(prepared[i], o));
   return { items: replies, created: replies.filter((r) => r.status === "created").length, duplicates: replies.filter((r) => r.status === "duplicate").length };
 }

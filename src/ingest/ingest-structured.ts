@@ -60,14 +60,43 @@ export async function prepareStructured(ctx: WriteContext, raw: unknown): Promis
 }
 
 /** Writes one prepared ingest's graph rows inside the chunk's transaction. */
-export async function writePreparedGraph(ctx: WriteContext, tx: Exec, p: PreparedIngest, chunkId: number, now: string): Promise<void> {
+export async function writePreparedGraph(ctx: WriteContext, tx: Exec, p: PreparedIngest, chunkId: number, now: string, known?: ReadonlyMap<string, number>): Promise<void> {
   const delta = emptyDelta();
   // The chunk is also linked to entities of the domain its text names (recall graph leg, SPEC §1 step 6).
-  const mentions = (await entitiesByNames(tx, p.chunk.domain, p.mentioned)).map((e) => e.id);
+  const mentions = known
+    ? [...new Set(p.mentioned)].sort().map((n) => known.get(entityKey(p.chunk.domain, n))).filter((id): id is number => id !== undefined)
+    : (await entitiesByNames(tx, p.chunk.domain, p.mentioned)).map((e) => e.id);
   await writeGraphRows(tx, {
     domain: p.chunk.domain, entities: p.req.entities, relations: p.req.relations, chunkId, now, edgeSource: "structured", delta, mentions,
   });
   ctx.graphSink?.({ chunkId, contentHash: p.chunk.contentHash }, delta);
+}
+
+const entityKey = (domain: string, name: string) => `${domain}\u0000${name}`;
+
+/**
+ * Writes a batch's graph rows, item by item in input order (`created[i]` is item i's new chunk id, or undefined
+ * for a duplicate). When no created item declares entities — the bulk-import case — nothing in the batch can add
+ * an entity a later item would mention, so the mention lookups of each domain are one query for the whole batch
+ * (in name order, as the per-item query returns them).
+ */
+export async function writePreparedGraphs(ctx: WriteContext, tx: Exec, prepared: readonly PreparedIngest[], created: readonly (number | undefined)[], now: string): Promise<void> {
+  const live = prepared.flatMap((p, i) => (created[i] === undefined ? [] : [{ p, id: created[i]! }]));
+  let known: Map<string, number> | undefined;
+  if (!live.some(({ p }) => p.req.entities.length > 0)) {
+    known = new Map();
+    const names = new Map<string, Set<string>>();
+    for (const { p } of live) {
+      const set = names.get(p.chunk.domain) ?? new Set<string>();
+      names.set(p.chunk.domain, set);
+      for (const n of p.mentioned) set.add(n);
+    }
+    for (const [domain, set] of names) {
+      if (set.size === 0) continue;
+      for (const e of await entitiesByNames(tx, domain, [...set])) known.set(entityKey(domain, e.name), e.id);
+    }
+  }
+  for (const { p, id } of live) await writePreparedGraph(ctx, tx, p, id, now, known);
 }
 
 /** The `/ingest` reply of one written item. */

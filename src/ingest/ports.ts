@@ -15,8 +15,24 @@ export interface IndexHooks {
   changed?(chunk: Chunk): void;
 }
 
-/** Runs inside a write transaction after the change rows, so the audit row commits with them (STYLE rule 10). */
-export type TxHook = (tx: Exec, event: { action: string; chunkId?: number; detail?: Record<string, unknown> }) => Promise<void>;
+/** What a transaction hook hears about one change. */
+export interface TxEvent { action: string; chunkId?: number; detail?: Record<string, unknown> }
+
+/**
+ * Runs inside a write transaction after the change rows, so the audit row commits with them (STYLE rule 10).
+ * `many`, when present, takes a batch's events in order in one call (batch ingest); otherwise the hook is called
+ * once per event, in order.
+ */
+export type TxHook = ((tx: Exec, event: TxEvent) => Promise<void>) & { many?: (tx: Exec, events: readonly TxEvent[]) => Promise<void> };
+
+/** Runs every hook over a batch's events, in order. */
+export async function runTxHooks(hooks: readonly TxHook[], tx: Exec, events: readonly TxEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  for (const h of hooks) {
+    if (h.many) await h.many(tx, events);
+    else for (const ev of events) await h(tx, ev);
+  }
+}
 
 /** A clock, injectable for determinism in tests. */
 export type Clock = () => Date;

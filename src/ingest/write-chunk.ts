@@ -6,10 +6,11 @@
  */
 import { MemoryError } from "../core/errors.ts";
 import type { Chunk, NewChunk } from "../core/types.ts";
-import { countChunks, findChunksByHashes, insertChunk } from "../store/chunks.ts";
+import { countChunks, findChunksByHashes, insertChunks } from "../store/chunks.ts";
 import type { Exec } from "../store/db.ts";
 import { putVectors } from "../store/vectors.ts";
 import type { WriteContext } from "./context.ts";
+import { runTxHooks, type TxEvent } from "./ports.ts";
 import { screenWrite } from "./screen-write.ts";
 
 /** Outcome of one chunk write: a value, not an exception (STYLE rule 8). */
@@ -57,7 +58,7 @@ export async function writeChunks(
     const byHash = new Map<string, WriteOutcome>();
     // Re-check inside the serialised transaction: a concurrent request may have written the same content.
     const written = todo.length ? await findChunksByHashes(tx, todo.map((t) => t.c.contentHash)) : new Map<string, Chunk>();
-    const pendingVectors: { chunkId: number; vec: Float32Array }[] = [];
+    const fresh: { i: number; k: number; c: NewChunk; now: string }[] = [];
     for (let k = 0; k < todo.length; k++) {
       const { i, c } = todo[k];
       const again = written.get(c.contentHash);
@@ -68,27 +69,34 @@ export async function writeChunks(
       if (count >= ctx.maxDocs) {
         throw new MemoryError("capacity_exceeded", "the store is at its capacity envelope; delete entries or raise CAIRN_MAX_DOCS", { max_docs: ctx.maxDocs }, 507);
       }
-      const now = c.createdAt ?? ctx.clock().toISOString();
-      const chunk = await insertChunk(tx, c, now);
-      const id = chunk.id;
       count++;
-      if (vectors) pendingVectors.push({ chunkId: id, vec: vectors[k] });
+      fresh.push({ i, k, c, now: c.createdAt ?? ctx.clock().toISOString() });
+    }
+    // Rows, then one audit event per chunk in input order (multi-row statements: batch ingest throughput).
+    const chunks = await insertChunks(tx, fresh.map((f) => ({ chunk: f.c, createdAt: f.now })));
+    const pendingVectors: { chunkId: number; vec: Float32Array }[] = [];
+    const events: TxEvent[] = fresh.map(({ i, k, c }, j) => {
+      const chunk = chunks[j];
+      if (vectors) pendingVectors.push({ chunkId: chunk.id, vec: vectors[k] });
+      res[i] = { id: chunk.id, status: "created", domain: c.domain, chunk };
+      created[i] = chunk.id;
+      byHash.set(c.contentHash, res[i]!);
       const detail: Record<string, unknown> = { domain: c.domain, source: c.source, content_hash: c.contentHash, ...auditDetail };
       if (c.flagged) detail.flagged = true;
-      for (const h of ctx.txHooks) await h(tx, { action, chunkId: id, detail });
-      res[i] = { id, status: "created", domain: c.domain, chunk };
-      created[i] = id;
-      byHash.set(c.contentHash, res[i]!);
-    }
+      return { action, chunkId: chunk.id, detail };
+    });
+    await runTxHooks(ctx.txHooks, tx, events);
     // One multi-row statement per 400 vectors instead of one per chunk, still inside the transaction.
     await putVectors(tx, pendingVectors);
     const firstCreated = created.find((x) => x !== undefined);
     if (extra && firstCreated !== undefined) await extra(tx, firstCreated, ctx.clock().toISOString(), created);
     return { res, byHash };
   });
+  const firstOf = new Map<string, number>();
+  input.forEach((c, i) => { if (!firstOf.has(c.contentHash)) firstOf.set(c.contentHash, i); });
   const result = input.map((c, i) => {
     const r = out.res[i] ?? out.byHash.get(c.contentHash);
-    if (r) return i === input.findIndex((x) => x.contentHash === c.contentHash) ? r : { ...r, status: "duplicate" as const };
+    if (r) return i === firstOf.get(c.contentHash) ? r : { ...r, status: "duplicate" as const };
     const d = pre[i]!;
     return { id: d.id, status: "duplicate" as const, domain: d.domain, chunk: d };
   });

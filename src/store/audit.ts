@@ -37,6 +37,17 @@ export async function insertAuditRow(ex: Exec, r: AuditRow): Promise<void> {
   });
 }
 
+/** Inserts fully-computed rows, many per statement (batch ingest: one audit row per created chunk). */
+export async function insertAuditRows(ex: Exec, rows: readonly AuditRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 200) {
+    const part = rows.slice(i, i + 200);
+    await ex.execute({
+      sql: `INSERT INTO audit_log (id, ts, action, actor, target, detail, prev_hash, hash) VALUES ${part.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
+      args: part.flatMap((r) => [r.id, r.ts, r.action, r.actor ?? null, r.target ?? null, JSON.stringify(r.detail), r.prevHash, r.hash]),
+    });
+  }
+}
+
 /** A page of rows in id order after `afterId`. */
 export async function listAuditRows(ex: Exec, afterId: number, limit: number, action?: string): Promise<AuditRow[]> {
   const rs = action === undefined

@@ -37,23 +37,48 @@ export function rowToChunk(r: Row): Chunk {
   return c;
 }
 
-/** Inserts a chunk and returns it as stored. */
-export async function insertChunk(ex: Exec, c: NewChunk, createdAt: string): Promise<Chunk> {
-  const row: Record<string, unknown> = {
+/** The bound row of a new chunk, column → value, in the table's column order. */
+function chunkRow(c: NewChunk, createdAt: string): Record<string, InValue> {
+  return {
     title: c.title ?? null, content: c.content, domain: c.domain, content_hash: c.contentHash, source: c.source,
     origin: c.origin ?? null, origin_source: c.originSource ?? null, memory_kind: c.memoryKind ?? null,
     lawful_basis: c.lawfulBasis ?? null, region: c.region ?? null, confidence: c.confidence, assertion_kind: c.assertionKind ?? null,
     expires_at: c.expiresAt ?? null, flagged: c.flagged ? 1 : 0, authority: c.authority ?? null, meta: c.meta ? JSON.stringify(c.meta) : null,
     created_at: createdAt,
   };
-  const rs = await ex.execute({
-    sql: `INSERT INTO chunks (${Object.keys(row).join(", ")}) VALUES (${Object.keys(row).map(() => "?").join(", ")})`,
-    args: Object.values(row) as InValue[],
-  });
-  // The stored row is exactly what was bound (no column defaults or triggers rewrite it), so it is built
-  // here from the bound values and the new rowid: no RETURNING row to convert and no second read per chunk.
-  if (rs.lastInsertRowid === undefined) throw new Error("libSQL did not report the new chunk's rowid");
-  return rowToChunk({ ...row, id: Number(rs.lastInsertRowid) } as unknown as Row);
+}
+
+const INSERT_COLS = Object.keys(chunkRow({ content: "", domain: "", contentHash: "", source: "structured", confidence: 1 } as NewChunk, ""));
+const ROW_SLOTS = `(${INSERT_COLS.map(() => "?").join(", ")})`;
+
+/** Inserts a chunk and returns it as stored. */
+export async function insertChunk(ex: Exec, c: NewChunk, createdAt: string): Promise<Chunk> {
+  return (await insertChunks(ex, [{ chunk: c, createdAt }]))[0];
+}
+
+/**
+ * Inserts chunks (distinct content hashes), 200 rows per statement, and returns them as stored, in input order.
+ * The stored row is exactly what was bound (no column defaults or triggers rewrite it), so each Chunk is built
+ * from the bound values and the id RETURNING gave for its content hash (RETURNING's row order is unspecified;
+ * content_hash is UNIQUE).
+ */
+export async function insertChunks(ex: Exec, items: readonly { chunk: NewChunk; createdAt: string }[]): Promise<Chunk[]> {
+  const out: Chunk[] = [];
+  for (let i = 0; i < items.length; i += 200) {
+    const rows = items.slice(i, i + 200).map((it) => chunkRow(it.chunk, it.createdAt));
+    const rs = await ex.execute({
+      sql: `INSERT INTO chunks (${INSERT_COLS.join(", ")}) VALUES ${rows.map(() => ROW_SLOTS).join(", ")} RETURNING id, content_hash`,
+      args: rows.flatMap((r) => INSERT_COLS.map((k) => r[k])),
+    });
+    const ids = new Map<string, number>();
+    for (const r of rs.rows) ids.set(String(r.content_hash), Number(r.id));
+    for (const row of rows) {
+      const id = ids.get(String(row.content_hash));
+      if (id === undefined) throw new Error("libSQL did not return the new chunk's id");
+      out.push(rowToChunk({ ...row, id } as unknown as Row));
+    }
+  }
+  return out;
 }
 
 /** Finds chunks by content hash, many at once (ingest batches); keyed by hash. */

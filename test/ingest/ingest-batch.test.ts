@@ -82,4 +82,43 @@ describe("POST /ingest/batch", () => {
     expect(err.details.index).toBe(1);
     expect(await docs()).toBe(0);
   });
+
+  it("records one chained audit row per created item, in item order, and the chain verifies", async () => {
+    await t.req("POST", "/ingest", { title: "first", content: "a single write before the batch" });
+    const items = Array.from({ length: 230 }, (_, i) => ({ title: `note ${i}`, content: `batch note number ${i} about topic ${i % 7}` }));
+    items.push({ title: "dup", content: "batch note number 3 about topic 3" });
+    const body = await (await t.req("POST", "/ingest/batch", { items })).json();
+    expect(body.created).toBe(230);
+    const page = await (await t.req("GET", "/audit?action=ingest&limit=1000")).json();
+    const rows = page.rows as { id: number; target: string; prev_hash: string; hash: string; detail: { content_hash: string } }[];
+    expect(rows).toHaveLength(231);
+    const batchRows = rows.slice(1);
+    expect(batchRows.map((r) => r.target)).toEqual(body.items.slice(0, 230).map((i: { id: number }) => `chunk:${i.id}`));
+    for (let i = 1; i < rows.length; i++) {
+      expect(rows[i].id).toBe(rows[i - 1].id + 1);
+      expect(rows[i].prev_hash).toBe(rows[i - 1].hash);
+    }
+    expect(await (await t.req("GET", "/audit/verify")).json()).toMatchObject({ ok: true });
+    // Ids are distinct and increasing in item order (one multi-row insert per 200 rows).
+    const ids = body.items.slice(0, 230).map((i: { id: number }) => i.id);
+    expect(ids).toEqual([...ids].sort((a: number, b: number) => a - b));
+    expect(new Set(ids).size).toBe(230);
+  });
+
+  it("links each batch item to the domain's entities its text names", async () => {
+    await t.req("POST", "/ingest", { title: "Ops", content: "Ledger depends on Granite.", entities: [{ name: "Ledger" }, { name: "Granite" }] });
+    const body = await (await t.req("POST", "/ingest/batch", {
+      items: [
+        { title: "one", content: "Granite was patched on Monday." },
+        { title: "two", content: "Nothing relevant here at all." },
+        { title: "three", content: "Ledger and Granite both restarted." },
+      ],
+    })).json();
+    const linked = async (id: number) => (await t.memory.db.client.execute({
+      sql: "SELECT e.display_name AS n FROM entity_chunks l JOIN entities e ON e.id = l.entity_id WHERE l.chunk_id = ? ORDER BY e.name", args: [id],
+    })).rows.map((r) => String(r.n));
+    expect(await linked(body.items[0].id)).toEqual(["Granite"]);
+    expect(await linked(body.items[1].id)).toEqual([]);
+    expect(await linked(body.items[2].id)).toEqual(["Granite", "Ledger"]);
+  });
 });
