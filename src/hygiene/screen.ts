@@ -14,6 +14,7 @@
  */
 import { foldForScreen } from "./_screen-fold.ts";
 import { PHRASE_RULES } from "./_screen-rules.ts";
+import { compileScan } from "./_screen-scan.ts";
 import { decodePayloads, longestFlood, scanHidden } from "./_screen-signals.ts";
 import { hasInvisible } from "./invisible-chars.ts";
 
@@ -44,11 +45,12 @@ export const FLOOD_MIN = 30;
 
 const MAX_DECODED = 16;
 
+// Every rule's patterns in one scan (src/hygiene/_screen-scan.ts): same hits as testing each pattern in turn.
+const RULE_OF = PHRASE_RULES.flatMap((rule) => rule.patterns.map(() => rule));
+const SCAN = compileScan(PHRASE_RULES.flatMap((rule) => rule.patterns));
+
 function phraseHits(folded: string, into: Map<string, number>): void {
-  for (const rule of PHRASE_RULES) {
-    if (into.has(rule.id)) continue;
-    if (rule.patterns.some((p) => p.test(folded))) into.set(rule.id, rule.weight);
-  }
+  SCAN.run(folded, (i) => into.has(RULE_OF[i].id), (i) => into.set(RULE_OF[i].id, RULE_OF[i].weight));
 }
 
 /** Every family that fires for a text, with the weight it adds (the input of `screen`'s score; used by the eval's ablations). */
