@@ -42,6 +42,9 @@ function explained(cp: number, before: string, after: string, atStart: boolean):
 
 /** Scans the original text for invisible characters without an everyday explanation. */
 export function scanHidden(text: string): HiddenChars {
+  // Most texts have no invisible character at all: one regex test instead of a per-character walk.
+  INVISIBLE_PATTERN.lastIndex = 0;
+  if (!INVISIBLE_PATTERN.test(text)) return { unexplained: 0, tagText: "" };
   let unexplained = 0;
   let tagText = "";
   const chars = Array.from(text);
@@ -84,7 +87,7 @@ export function longestFlood(folded: string): number {
       } else run = 0;
     }
   }
-  for (const m of folded.matchAll(/(\p{L})\1{39,}/gu)) best = Math.max(best, Array.from(m[0]).length);
+  best = Math.max(best, longestLetterRun(folded));
   // A unit of two to sixteen characters, at least two of them different, glued into a run (`)]})]}`):
   // a linear scan per period instead of a backreference regex.
   for (const tok of tokens) {
@@ -98,6 +101,22 @@ export function longestFlood(folded: string): number {
         if (run >= 19 * u && mixed) best = Math.max(best, Math.floor((run + u) / u));
       }
     }
+  }
+  return best;
+}
+
+// The longest run of one repeated letter when it reaches 40 code points, else 0: what /(\p{L})\1{39,}/gu finds,
+// in one linear pass.
+function longestLetterRun(text: string): number {
+  let best = 0;
+  let prev = -1;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    const cp = text.codePointAt(i)!;
+    if (cp > 0xffff) i++;
+    run = cp === prev ? run + 1 : 1;
+    prev = cp;
+    if (run >= 40 && run > best && LETTER.test(String.fromCodePoint(cp))) best = run;
   }
   return best;
 }
@@ -116,14 +135,47 @@ function fromBase64(s: string): string {
   }
 }
 
+/**
+ * Which payload patterns can match at all, from one pass over the text: B64 needs a run of 16 characters of its
+ * class with both an upper- and a lower-case letter (its matches are whole runs, kept only when mixed-case), HEX 24 hex digits in a run of hex digits, spaces and colons, BINARY 32 binary digits in a run of 0, 1,
+ * spaces and commas. Skipping a pattern these rule out never changes what it finds.
+ */
+function payloadRuns(text: string): { b64: boolean; hex: boolean; binary: boolean } {
+  let b64 = 0, hex = 0, bin = 0;
+  let upper = false, lower = false;
+  const r = { b64: false, hex: false, binary: false };
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const digit = c >= 48 && c <= 57;
+    const hexLetter = (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+    const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+    if (digit || letter || c === 43 || c === 47 || c === 95 || c === 45) {
+      b64++;
+      if (c >= 65 && c <= 90) upper = true;
+      else if (c >= 97 && c <= 122) lower = true;
+    } else {
+      b64 = 0;
+      upper = lower = false;
+    }
+    hex = digit || hexLetter ? hex + 1 : c === 32 || c === 58 ? hex : 0;
+    bin = c === 48 || c === 49 ? bin + 1 : c === 32 || c === 44 ? bin : 0;
+    // A B64 match is a whole run of its class, used only when it mixes cases.
+    if (b64 >= 16 && upper && lower) r.b64 = true;
+    if (hex >= 24) r.hex = true;
+    if (bin >= 32) r.binary = true;
+  }
+  return r;
+}
+
 /** Decodes base64, hex and binary-octet runs that turn into readable ASCII text (at least 8 letters). */
 export function decodePayloads(text: string): string[] {
   const out: string[] = [];
+  const need = payloadRuns(text);
   const keep = (s: string) => {
     if (printable(s) && (s.match(/[A-Za-z]/g) ?? []).length >= 8) out.push(s);
   };
-  for (const m of text.matchAll(B64)) if (/[A-Z]/.test(m[0]) && /[a-z]/.test(m[0])) keep(fromBase64(m[0]));
-  for (const m of text.matchAll(HEX)) keep(m[0].replace(/[ :]/g, "").replace(/../g, (h) => String.fromCharCode(parseInt(h, 16))));
-  for (const m of text.matchAll(BINARY)) keep(m[0].replace(/[ ,]/g, "").replace(/.{8}/g, (b) => String.fromCharCode(parseInt(b, 2))));
+  if (need.b64) for (const m of text.matchAll(B64)) if (/[A-Z]/.test(m[0]) && /[a-z]/.test(m[0])) keep(fromBase64(m[0]));
+  if (need.hex) for (const m of text.matchAll(HEX)) keep(m[0].replace(/[ :]/g, "").replace(/../g, (h) => String.fromCharCode(parseInt(h, 16))));
+  if (need.binary) for (const m of text.matchAll(BINARY)) keep(m[0].replace(/[ ,]/g, "").replace(/.{8}/g, (b) => String.fromCharCode(parseInt(b, 2))));
   return out;
 }
