@@ -39,6 +39,8 @@ export function createStaticEmbedder(bytes: Uint8Array, tableHash: string = byte
 
 /** Unknown words whose fallback vectors are kept; the cache is emptied when full (values never depend on it). */
 const OOV_CACHE_MAX = 20_000;
+/** Distinct raw tokens whose resolution is kept (emptied when full). */
+const TOKEN_CACHE_MAX = 50_000;
 
 /** The per-text pipeline over a decoded table; bucket vectors are made on the first OOV word. */
 function createTextEmbedder(t: StaticTable, rows: Map<string, number>): (text: string) => Float32Array {
@@ -65,17 +67,29 @@ function createTextEmbedder(t: StaticTable, rows: Map<string, number>): (text: s
     for (let d = 0; d < dim; d++) acc[d] += t.oovWeight * v[d];
   };
 
+  // Raw token → its table row, or its identifier parts (rows, or OOV words). Tokens repeat across texts, so
+  // this skips the lowercasing, the identifier split and the big-table lookup; the vector never depends on it.
+  const tokenCache = new Map<string, number | (number | string)[]>();
+  const resolve = (token: string): number | (number | string)[] => {
+    let r = tokenCache.get(token);
+    if (r !== undefined) return r;
+    const whole = rows.get(token.toLowerCase());
+    r = whole !== undefined ? whole : splitIdentifier(token).map((part) => rows.get(part) ?? part);
+    if (tokenCache.size >= TOKEN_CACHE_MAX) tokenCache.clear();
+    tokenCache.set(token, r);
+    return r;
+  };
+
   return (text: string): Float32Array => {
     const acc = new Float64Array(dim);
     for (const token of wordTokens(text)) {
-      const whole = rows.get(token.toLowerCase());
-      if (whole !== undefined) {
-        addRow(acc, whole);
+      const r = resolve(token);
+      if (typeof r === "number") {
+        addRow(acc, r);
         continue;
       }
-      for (const part of splitIdentifier(token)) {
-        const row = rows.get(part);
-        if (row !== undefined) addRow(acc, row);
+      for (const part of r) {
+        if (typeof part === "number") addRow(acc, part);
         else addOov(acc, part);
       }
     }
