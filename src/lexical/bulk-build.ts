@@ -1,76 +1,79 @@
 /**
- * Rebuilds an `InvertedStore` from validated forward lists in two linear
- * passes: count document frequencies, then fill exactly-sized postings in
- * slot order (so every posting is an append). Used when loading a saved
- * index and when compacting; several times faster than re-adding documents
- * one by one, and no text is re-analysed.
+ * Rebuilds an `InvertedStore` from saved forward lists (LEB128 varints) in
+ * one streaming pass when the document frequencies were saved too (else a
+ * counting pass first): exactly-sized postings are filled in slot order, so
+ * every posting is an append, and each forward list stays a view onto the
+ * saved bytes. Used when loading a snapshot and when compacting; no text is
+ * re-analysed.
+ *
+ * Boot time is mostly memory first touched (on this 2-core VM ~8 ms per MB,
+ * README "Recall"), so nothing is materialised that the store does not keep:
+ * no decoded token array, no copy of the forward lists.
  */
 
 import { InvertedStore } from "./inverted-store.ts";
 import { FIELDS, TermPostings } from "./term-postings.ts";
 
-/** Validated, decoded snapshot data. */
+/** Validated snapshot data (lengths, slots and masks checked by the caller). */
 export interface ForwardData {
   terms: string[];
-  /** Slot of each document (distinct). */
+  /** Slot of each document, strictly ascending. */
   docNos: Uint32Array;
   extIds: ArrayLike<number>;
   /** Per document: mask, then (sequence length, total length) per field. */
   meta: Uint32Array;
-  /** Forward lists, document then field order; every id < terms.length. */
-  tokens: Uint32Array;
+  /** Forward lists, document then field order, as LEB128 varints. */
+  bytes: Uint8Array;
+  /** Document frequency per term, when saved. */
+  df?: Uint32Array;
 }
 
 const META = 1 + 2 * FIELDS;
 const TF_MAX = 0xffff;
 
-/** Builds the store; the caller has validated lengths, ids and distinct slots. */
-export function buildStore(data: ForwardData): InvertedStore {
-  const { terms, docNos, extIds, meta, tokens } = data;
+/** Builds the store; null when the bytes do not hold exactly the declared lists of in-range ids (or df disagrees). */
+export function buildStore(data: ForwardData): InvertedStore | null {
+  const { terms, docNos, extIds, meta, bytes } = data;
   const n = docNos.length;
+  const T = terms.length;
+  for (let i = 1; i < n; i++) if (docNos[i] <= docNos[i - 1]) return null;
   const store = new InvertedStore();
   for (const t of terms) store.intern(t);
-  const start = new Uint32Array(n + 1);
-  let maxDoc = -1;
-  for (let i = 0; i < n; i++) {
-    let len = 0;
-    for (let f = 0; f < FIELDS; f++) len += meta[i * META + 2 + 2 * f];
-    start[i + 1] = start[i] + len;
-    if (docNos[i] > maxDoc) maxDoc = docNos[i];
-  }
-  const last = new Int32Array(terms.length).fill(-1);
-  const df = countDocumentFrequencies(tokens, start, n, last, terms.length);
+  const last = new Int32Array(T).fill(-1);
+  const df = data.df ?? countDocumentFrequencies(data, last);
+  if (df === null || df.length !== T) return null;
   // All postings live in two shared buffers, each term a view at its offset: no per-term allocation and
   // no object access in the token loop (the load-time hot path, README "Recall" boot figures).
-  const offset = new Uint32Array(terms.length + 1);
-  for (let t = 0; t < terms.length; t++) offset[t + 1] = offset[t] + df[t];
-  const allDocs = new Uint32Array(offset[terms.length]);
-  const allTfs = new Uint16Array(offset[terms.length] * FIELDS);
-  const cursor = offset.slice(0, terms.length);
-  store.reserve(maxDoc + 1);
+  const offset = new Uint32Array(T + 1);
+  for (let t = 0; t < T; t++) offset[t + 1] = offset[t] + df[t];
+  const allDocs = new Uint32Array(offset[T]);
+  const allTfs = new Uint16Array(offset[T] * FIELDS);
+  const cursor = offset.slice(0, T);
+  store.reserve(n > 0 ? docNos[n - 1] + 1 : 0);
   last.fill(-1);
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => docNos[a] - docNos[b]);
-  for (const i of order) {
+  let at = 0;
+  for (let i = 0; i < n; i++) {
     const d = docNos[i];
     store.extIds[d] = extIds[i];
     store.mask[d] = meta[i * META];
     store.liveCount++;
-    let at = start[i];
     for (let f = 0; f < FIELDS; f++) {
       const seq = meta[i * META + 1 + 2 * f];
       const len = meta[i * META + 2 + 2 * f];
       if ((store.mask[d] & (1 << f)) === 0) continue;
-      const ids = tokens.subarray(at, at + len);
-      at += len;
+      const end = fillPostings(bytes, at, len, i, d, f, last, cursor, offset, allDocs, allTfs);
+      if (end < 0) return null;
       const slot = d * FIELDS + f;
-      store.fwd[slot] = ids;
+      store.fwd[slot] = bytes.subarray(at, end);
+      at = end;
       store.fieldLen[slot] = len;
       store.seqLen[slot] = seq;
       store.sumLen[f] += len;
-      fillPostings(ids, i, d, f, last, cursor, allDocs, allTfs);
     }
   }
-  for (let t = 0; t < terms.length; t++) {
+  if (at !== bytes.length) return null;
+  for (let t = 0; t < T; t++) {
+    if (cursor[t] !== offset[t + 1]) return null;
     store.postings[t] = df[t] === 0 ? new TermPostings(1)
       : TermPostings.over(allDocs.subarray(offset[t], offset[t + 1]), allTfs.subarray(offset[t] * FIELDS, offset[t + 1] * FIELDS));
   }
@@ -78,32 +81,62 @@ export function buildStore(data: ForwardData): InvertedStore {
   return store;
 }
 
-/** Document frequency per term from the forward lists (`last` is scratch, filled with -1). */
-function countDocumentFrequencies(tokens: Uint32Array, start: Uint32Array, n: number, last: Int32Array, terms: number): Uint32Array {
-  const df = new Uint32Array(terms);
-  for (let i = 0; i < n; i++) {
-    for (let j = start[i], end = start[i + 1]; j < end; j++) {
-      const t = tokens[j];
-      if (last[t] !== i) {
-        last[t] = i;
-        df[t]++;
+/** Document frequency per term, counted from the varints (`last` is scratch); null on malformed bytes. */
+function countDocumentFrequencies(data: ForwardData, last: Int32Array): Uint32Array | null {
+  const { terms, meta, bytes, docNos } = data;
+  const df = new Uint32Array(terms.length);
+  let at = 0;
+  for (let i = 0; i < docNos.length; i++) {
+    for (let f = 0; f < FIELDS; f++) {
+      if ((meta[i * META] & (1 << f)) === 0) continue;
+      for (let k = 0, len = meta[i * META + 2 + 2 * f]; k < len; k++) {
+        if (at >= bytes.length) return null;
+        let b = bytes[at++];
+        let t = b & 0x7f;
+        for (let scale = 0x80; b >= 0x80; scale *= 0x80) {
+          if (at >= bytes.length || scale > 0x10000000) return null;
+          b = bytes[at++];
+          t += (b & 0x7f) * scale;
+        }
+        if (t >= terms.length) return null;
+        if (last[t] !== i) {
+          last[t] = i;
+          df[t]++;
+        }
       }
     }
   }
   return df;
 }
 
-/** Appends document `i` (slot `d`) to the postings of each term in one field's forward list. Small so V8 optimizes the hot loop. */
+/**
+ * Decodes `len` varints from `at` and appends document `i` (slot `d`) to each term's postings for field `f`.
+ * Returns the end offset, or -1 on malformed bytes, an out-of-range id, or more documents than `df` allowed.
+ * Small so V8 optimizes the hot loop.
+ */
 function fillPostings(
-  ids: Uint32Array, i: number, d: number, f: number, last: Int32Array, cursor: Uint32Array, allDocs: Uint32Array, allTfs: Uint16Array,
-): void {
-  for (let j = 0, len = ids.length; j < len; j++) {
-    const t = ids[j];
+  bytes: Uint8Array, at: number, len: number, i: number, d: number, f: number, last: Int32Array,
+  cursor: Uint32Array, offset: Uint32Array, allDocs: Uint32Array, allTfs: Uint16Array,
+): number {
+  const n = bytes.length;
+  const T = last.length;
+  for (let k = 0; k < len; k++) {
+    if (at >= n) return -1;
+    let b = bytes[at++];
+    let t = b & 0x7f;
+    for (let scale = 0x80; b >= 0x80; scale *= 0x80) {
+      if (at >= n || scale > 0x10000000) return -1;
+      b = bytes[at++];
+      t += (b & 0x7f) * scale;
+    }
+    if (t >= T) return -1;
     if (last[t] !== i) {
       last[t] = i;
+      if (cursor[t] >= offset[t + 1]) return -1;
       allDocs[cursor[t]++] = d;
     }
-    const k = (cursor[t] - 1) * FIELDS + f;
-    if (allTfs[k] < TF_MAX) allTfs[k]++;
+    const slot = (cursor[t] - 1) * FIELDS + f;
+    if (allTfs[slot] < TF_MAX) allTfs[slot]++;
   }
+  return at;
 }

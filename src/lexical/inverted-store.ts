@@ -5,12 +5,14 @@
  * extras). The forward list makes removal exact (every posting of the
  * document is found again without re-analysing its text), lets quoted phrases
  * be verified by adjacency, and is what gets persisted: postings are rebuilt
- * from it on load. Documents are addressed by a caller-chosen slot number
+ * from it on load. Forward lists are kept as LEB128 varints (`varint.ts`; ~1.6 bytes per
+ * token instead of 4, and a loaded snapshot's bytes are used in place), decoded when read. Documents are addressed by a caller-chosen slot number
  * (`docNo`) and carry an external numeric id.
  */
 
 import type { Analysis } from "./analyzer.ts";
 import { CONTENT, FIELDS, TermPostings, TITLE } from "./term-postings.ts";
+import { decodeVarintPrefix, encodeVarints } from "./varint.ts";
 
 /** Vocabulary, postings and per-document statistics of a lexical index. */
 export class InvertedStore {
@@ -36,8 +38,8 @@ export class InvertedStore {
   fieldLen = new Uint32Array(16 * FIELDS);
   /** `slot * FIELDS + field` → length of the part sequence at the start of the forward list. */
   seqLen = new Uint32Array(16 * FIELDS);
-  /** `slot * FIELDS + field` → forward list of term ids. */
-  fwd: (Uint32Array | undefined)[] = [];
+  /** `slot * FIELDS + field` → forward list of term ids, LEB128 varints (`fieldLen` of them). */
+  fwd: (Uint8Array | undefined)[] = [];
 
   /** True when the slot holds a live document. */
   isLive(docNo: number): boolean {
@@ -60,7 +62,14 @@ export class InvertedStore {
   sequence(docNo: number, field: number): Uint32Array | undefined {
     if (!this.isLive(docNo)) return undefined;
     const at = docNo * FIELDS + field;
-    return this.fwd[at]?.subarray(0, this.seqLen[at]);
+    const bytes = this.fwd[at];
+    return bytes === undefined ? undefined : decodeVarintPrefix(bytes, this.seqLen[at]);
+  }
+
+  /** The whole forward list (sequence, then extras) at `slot * FIELDS + field`, decoded. */
+  fwdIds(at: number): Uint32Array | undefined {
+    const bytes = this.fwd[at];
+    return bytes === undefined ? undefined : decodeVarintPrefix(bytes, this.fieldLen[at]);
   }
 
   /** Indexes one analyzed field of a document, replacing that field if present. */
@@ -82,7 +91,7 @@ export class InvertedStore {
     this.mask[docNo] |= bit;
     this.extIds[docNo] = extId;
     const at = docNo * FIELDS + field;
-    this.fwd[at] = ids;
+    this.fwd[at] = encodeVarints(ids);
     this.fieldLen[at] = ids.length;
     this.seqLen[at] = seq;
     this.sumLen[field] += ids.length;
@@ -103,7 +112,7 @@ export class InvertedStore {
     if ((this.mask[docNo] & bit) === 0) return;
     this.revision++;
     const at = docNo * FIELDS + field;
-    const ids = this.fwd[at]!;
+    const ids = this.fwdIds(at)!;
     const seen = new Set<number>();
     for (const id of ids) {
       if (seen.has(id)) continue;

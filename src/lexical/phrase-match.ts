@@ -40,10 +40,9 @@ export function phraseDocs(store: InvertedStore, phrase: string[]): number[] {
 /** True when some field's part sequence of `doc` contains `ids` contiguously. */
 function containsSequence(store: InvertedStore, doc: number, ids: number[]): boolean {
   for (let f = 0; f < FIELDS; f++) {
-    const at = doc * FIELDS + f;
-    const seq = store.fwd[at];
+    const seq = store.sequence(doc, f);
     if (seq === undefined) continue;
-    const n = store.seqLen[at];
+    const n = seq.length;
     const m = ids.length;
     for (let i = 0; i + m <= n; i++) {
       let j = 0;

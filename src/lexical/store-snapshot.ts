@@ -1,8 +1,9 @@
 /**
- * Plain-data save and load of an `InvertedStore`. Only the vocabulary in use
- * and the per-document forward lists are written; postings and statistics
- * are rebuilt on load by counting (`buildStore`), so a loaded store is the
- * same store, not an approximation of it. Terms are numbered by descending
+ * Plain-data save and load of an `InvertedStore`. Only the vocabulary in use,
+ * each term's document frequency and the per-document forward lists are
+ * written; postings and statistics are rebuilt on load by one streaming pass
+ * (`buildStore`), so a loaded store is the same store, not an approximation
+ * of it. Terms are numbered by descending
  * collection frequency and forward lists stored as LEB128 varints, so most
  * tokens take one or two bytes. Loading validates every length and id and
  * answers null on anything malformed, so a caller simply rebuilds.
@@ -12,7 +13,7 @@ import { base64ToBytes, base64ToU32, bytesToBase64, u32ToBase64 } from "./base64
 import { buildStore } from "./bulk-build.ts";
 import type { InvertedStore } from "./inverted-store.ts";
 import { FIELDS } from "./term-postings.ts";
-import { decodeVarints, encodeVarints } from "./varint.ts";
+import { encodeVarints } from "./varint.ts";
 
 /** Words of per-document metadata: field mask, then (sequence length, total length) per field. */
 const META = 1 + 2 * FIELDS;
@@ -29,6 +30,8 @@ export interface EncodedStore {
   meta: string;
   /** All forward lists, document then field order, as base64 LEB128 varints. */
   tokens: string;
+  /** Document frequency of each term (base64 u32); optional on load (older snapshots), then counted. */
+  df?: string;
 }
 
 /** Writes the live documents of a store in slot order; `renumber` assigns slots 0..n-1. */
@@ -38,7 +41,7 @@ export function encodeStore(store: InvertedStore, renumber = false): EncodedStor
   for (let d = 0; d < store.slotCount; d++) {
     if (!store.isLive(d)) continue;
     for (let f = 0; f < FIELDS; f++) {
-      const fwd = store.fwd[d * FIELDS + f];
+      const fwd = store.fwdIds(d * FIELDS + f);
       if (fwd === undefined) continue;
       total += fwd.length;
       for (const id of fwd) cf[id]++;
@@ -63,7 +66,7 @@ export function encodeStore(store: InvertedStore, renumber = false): EncodedStor
     for (let f = 0; f < FIELDS; f++) {
       const slot = d * FIELDS + f;
       meta.push(store.seqLen[slot], store.fieldLen[slot]);
-      const fwd = store.fwd[slot];
+      const fwd = store.fwdIds(slot);
       if (fwd !== undefined) for (const id of fwd) tokens[at++] = local[id];
     }
   }
@@ -73,6 +76,7 @@ export function encodeStore(store: InvertedStore, renumber = false): EncodedStor
     ids,
     meta: u32ToBase64(Uint32Array.from(meta)),
     tokens: bytesToBase64(encodeVarints(tokens)),
+    df: u32ToBase64(Uint32Array.from(used, (id) => store.postings[id].length)),
   };
 }
 
@@ -101,20 +105,27 @@ export function decodeStore(data: unknown, slotLimit: number): InvertedStore | n
       total += len;
     }
   }
-  const tokens = decodeVarints(bytes, total);
-  if (tokens === null) return null;
-  for (let i = 0; i < tokens.length; i++) if (tokens[i] >= data.terms.length) return null;
-  return buildStore({ terms: data.terms, docNos, extIds: data.ids, meta, tokens });
+  // Each id takes one to five bytes (buildStore then checks the exact fit).
+  if (total > bytes.length || bytes.length > total * 5) return null;
+  let df: Uint32Array | undefined;
+  if (data.df !== undefined) {
+    const d = toU32(data.df);
+    if (!d || d.length !== data.terms.length) return null;
+    df = d;
+  }
+  return buildStore({ terms: data.terms, docNos, extIds: data.ids, meta, bytes, df });
 }
 
 /** An encoded store as loaded: the binary fields may arrive as bytes from the snapshot file container. */
-type LoadedStore = Omit<EncodedStore, "docNos" | "meta" | "tokens"> & { docNos: string | Uint8Array; meta: string | Uint8Array; tokens: string | Uint8Array };
+type LoadedStore = Omit<EncodedStore, "docNos" | "meta" | "tokens" | "df"> & {
+  docNos: string | Uint8Array; meta: string | Uint8Array; tokens: string | Uint8Array; df?: string | Uint8Array;
+};
 
 function isEncoded(data: unknown): data is LoadedStore {
   if (typeof data !== "object" || data === null) return false;
   const d = data as Record<string, unknown>;
   return Array.isArray(d.terms) && d.terms.every((t) => typeof t === "string") &&
-    isBinary(d.docNos) && Array.isArray(d.ids) && isBinary(d.meta) && isBinary(d.tokens);
+    isBinary(d.docNos) && Array.isArray(d.ids) && isBinary(d.meta) && isBinary(d.tokens) && (d.df === undefined || isBinary(d.df));
 }
 
 /** A field saved as base64, or handed over as bytes by the snapshot file container (`snapshot-file.ts`). */

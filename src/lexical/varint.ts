@@ -26,6 +26,31 @@ export function encodeVarints(values: Uint32Array): Uint8Array {
 
 const SCALE = [1, 0x80, 0x4000, 0x200000, 0x10000000];
 
+/**
+ * Decodes the first `count` values of bytes this process encoded or a load validated (no checks): the
+ * in-memory forward lists (`InvertedStore.fwd`).
+ */
+export function decodeVarintPrefix(bytes: Uint8Array, count: number): Uint32Array {
+  const out = new Uint32Array(count);
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    let b = bytes[at++];
+    if (b < 0x80) {
+      out[i] = b;
+      continue;
+    }
+    let v = b & 0x7f;
+    let scale = 0x80;
+    do {
+      b = bytes[at++];
+      v += (b & 0x7f) * scale;
+      scale *= 0x80;
+    } while (b >= 0x80);
+    out[i] = v;
+  }
+  return out;
+}
+
 /** Decodes exactly `count` values; null when the bytes run out, overflow 32 bits or have bytes left over. */
 export function decodeVarints(bytes: Uint8Array, count: number): Uint32Array | null {
   const out = new Uint32Array(count);

@@ -101,4 +101,22 @@ describe("bm25 persistence details", () => {
     const slotCount = (churned as unknown as { store: { slotCount: number } }).store.slotCount;
     expect(slotCount).toBeLessThanOrEqual(2 * 1500 + 1);
   });
+
+  it("loads a snapshot saved without document frequencies (older form) identically, and refuses a wrong one", () => {
+    const idx = createBm25Index();
+    fill(idx, 120);
+    const saved = JSON.parse(JSON.stringify(idx.toJSON()));
+    expect(typeof saved.data.df).toBe("string");
+    const { df: _df, ...older } = saved.data;
+    const back = loadLexicalIndex({ ...saved, data: older })!;
+    expect(back).not.toBeNull();
+    for (const [q, opts] of QUERIES) expect(back.search(q, 10, opts)).toEqual(idx.search(q, 10, opts));
+    // One term's frequency off by one: the postings would not fit, so the snapshot is rebuilt instead.
+    const bytes = Buffer.from(saved.data.df, "base64");
+    bytes.writeUInt32LE(bytes.readUInt32LE(0) + 1, 0);
+    expect(loadLexicalIndex({ ...saved, data: { ...saved.data, df: bytes.toString("base64") } })).toBeNull();
+    // Forward lists cut short.
+    const tokens = Buffer.from(saved.data.tokens, "base64");
+    expect(loadLexicalIndex({ ...saved, data: { ...saved.data, tokens: tokens.subarray(0, tokens.length - 3).toString("base64") } })).toBeNull();
+  });
 });
