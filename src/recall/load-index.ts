@@ -14,6 +14,11 @@ import { chunkIdsWithoutVector, listVectorsAfter, listVectorsPacked, putVector }
 import { embedText } from "../ingest/write-chunk.ts";
 import { labelsOf, RecallIndex } from "./recall-index.ts";
 
+// Boot pages: one aggregate row per page. Moderate pages keep each transient result small enough for the
+// allocator to reuse its memory (first-touched memory is what boot time is mostly made of here).
+const LABEL_PAGE = 5000;
+const VECTOR_PAGE = 2000;
+
 /** Where the lexical snapshot lives (a file beside the database, provided by the runtime). */
 export interface SnapshotStore {
   load(): Promise<unknown | undefined>;
@@ -34,7 +39,7 @@ export async function loadRecallIndex(db: Db, embedder: Embedder | undefined, sn
   const index = new RecallIndex(embedder?.dim, fresh ? lexical! : createOramaLexicalIndex(), total + 1024);
   for (let after = 0; ;) {
     // A current snapshot leaves only the labels to read; otherwise the text is re-indexed too.
-    const page = fresh ? await listChunkLabelsAfter(db.client, after, 20000) : await listChunksAfter(db.client, after, 1000);
+    const page = fresh ? await listChunkLabelsAfter(db.client, after, LABEL_PAGE) : await listChunksAfter(db.client, after, 1000);
     if (!page.length) break;
     for (const c of page) index.labels.set(c.id, labelsOf(c));
     if (!fresh) for (const c of page as Awaited<ReturnType<typeof listChunksAfter>>) index.lexical.add({ id: c.id, title: c.title, content: c.content });
@@ -53,7 +58,7 @@ export async function loadRecallIndex(db: Db, embedder: Embedder | undefined, sn
       });
     }
     for (let after = 0; ;) {
-      const packed = await listVectorsPacked(db.client, after, 20000, embedder.dim);
+      const packed = await listVectorsPacked(db.client, after, VECTOR_PAGE, embedder.dim);
       const page = packed
         ? packed.ids.map((id, i) => ({ id, vec: packed.data.subarray(i * embedder.dim, (i + 1) * embedder.dim) }))
         : await listVectorsAfter(db.client, after, 10000);
