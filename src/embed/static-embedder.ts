@@ -23,9 +23,10 @@ export const STATIC_MODEL_ID = "cairn-static-glove-100d";
 /**
  * Builds an Embedder from static table bytes; throws when the bytes are not a valid table. `tableHash`
  * (hex SHA-256 of `bytes`) may be passed by a caller that hashed them natively; otherwise it is computed.
+ * `owned`: the caller hands the bytes over and never changes them (the table then reads them in place).
  */
-export function createStaticEmbedder(bytes: Uint8Array, tableHash: string = bytesToHex(sha256(bytes))): Embedder {
-  const table = decodeStaticTable(bytes);
+export function createStaticEmbedder(bytes: Uint8Array, tableHash: string = bytesToHex(sha256(bytes)), owned = false): Embedder {
+  const table = decodeStaticTable(bytes, owned);
   const rows = new Map<string, number>();
   for (let i = 0; i < table.words.length; i++) rows.set(table.words[i], i);
   const embedOne = createTextEmbedder(table, rows);

@@ -85,7 +85,7 @@ export function encodeStaticTable(t: StaticTable): Uint8Array {
 }
 
 /** Parses table bytes; a malformed or foreign file throws `embed_model_invalid` (boot refuses, as for other loaders). */
-export function decodeStaticTable(bytes: Uint8Array): StaticTable {
+export function decodeStaticTable(bytes: Uint8Array, owned = false): StaticTable {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const utf8 = new TextDecoder("utf-8", { fatal: true });
   const dec = {
@@ -124,8 +124,9 @@ export function decodeStaticTable(bytes: Uint8Array): StaticTable {
   const weights = floats(count);
   const scales = floats(count);
   const component = floats(dim);
-  // Copied, so a caller reusing its buffer cannot change vectors behind the table hash.
-  const vectors = new Int8Array(bytes.slice(at, at + count * dim).buffer);
+  // Copied, so a caller reusing its buffer cannot change vectors behind the table hash — unless the caller hands
+  // the bytes over (`owned`: the runtime loader's fresh read), which saves ~12 MB of first-touched memory at boot.
+  const vectors = owned ? new Int8Array(bytes.buffer, bytes.byteOffset + at, count * dim) : new Int8Array(bytes.slice(at, at + count * dim).buffer);
   return {
     modelId, dim, words, sifA: view.getFloat32(20, true), oovWeight: view.getFloat32(24, true),
     oovNorm: view.getFloat32(28, true), oovBuckets, oovSeed: view.getUint32(36, true),

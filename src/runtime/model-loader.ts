@@ -25,7 +25,8 @@ export async function loadEmbedder(config: Config): Promise<Embedder | undefined
     }
     // Web Crypto's native SHA-256 (Node and Deno): ~10× the pure-JS hash on the 15 MB table at every boot.
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
-    return createStaticEmbedder(bytes, Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join(""));
+    // The fresh read is handed over: the table's vectors are read in place.
+    return createStaticEmbedder(bytes, Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join(""), true);
   }
   const dir = config.embedModelDir!.replace(/\/$/, "");
   if (config.embedKind === "model2vec") {
