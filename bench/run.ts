@@ -15,7 +15,7 @@
  *      a time, after 50 warm-up queries) → p50 / p95 / p99;
  *   5. reads the server's RSS from /health/db (and its peak from /proc).
  *
- * Options: --docs N (default 50000), --queries N (default 1000), --json.
+ * Options: --docs N (default 50000), --queries N (default 1000), --json, --keep (leave the temp store).
  * Skips with a message when ../shared/data/scifact is absent.
  */
 import { execSync, spawn, type ChildProcess } from "node:child_process";
@@ -136,5 +136,7 @@ try {
   console.log(`| /recall p50 / p95 / p99 (limit 5) | ${r.p50} / ${r.p95} / ${r.p99} ms | p95 ≤ ${TARGETS.p95} ms | ${ok(r.p95 <= TARGETS.p95)} |`);
   console.log(`| RSS after queries (peak) | ${r.rssMb} MB (${r.peakRssMb} MB) | ≤ ${TARGETS.rssMb} MB | ${ok(r.rssMb <= TARGETS.rssMb)} |`);
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  // --keep leaves the store for a look (its path is printed).
+  if (args.includes("--keep")) console.log(`store kept in ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
 }

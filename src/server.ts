@@ -12,7 +12,7 @@ import { loadCrossEncoder, loadEmbedder } from "./runtime/model-loader.ts";
 import { dirKeyring } from "./runtime/ump-keyring.ts";
 import {
   ensureParentDir, exitProcess, packageRoot, readBytes, readSecretFile, readTextFile, resolveHost, rssBytes, serveFetch, writeFileAtomic, type RunningServer,
-  limitHeapGrowth,
+  fileExists, limitHeapGrowth, loadSnapshotOffThread,
 } from "./runtime/platform.ts";
 
 /** A booted server. */
@@ -27,15 +27,21 @@ export interface BootedServer {
 /** Opens the memory for a config with this runtime's ports. */
 export async function openMemoryForRuntime(config: Config): Promise<Memory> {
   if (!config.dbUrl) await ensureParentDir(config.dbPath);
-  const embedder = await loadEmbedder(config);
-  const crossEncoder = await loadCrossEncoder(config);
   // The lexical snapshot lives beside a local database file; a remote server rebuilds it at boot.
-  // A binary container (src/lexical/snapshot-file.ts) so boot skips parsing megabytes of base64.
+  // A binary container (src/lexical/snapshot-file.ts) so boot skips parsing megabytes of base64. On Node its
+  // decode starts now on a worker, beside the embedder, label and vector loads (README "Recall": boot).
   const snap = config.dbUrl ? undefined : `${config.dbPath}.lexical.snap`;
+  let early = snap === undefined || !(await fileExists(snap)) ? undefined : loadSnapshotOffThread(snap);
   const snapshots = snap === undefined ? undefined : {
-    load: async () => decodeSnapshotFile(await readBytes(snap)),
+    load: async () => {
+      const first = early;
+      early = undefined;
+      return (first && await first) ?? decodeSnapshotFile(await readBytes(snap));
+    },
     save: (data: unknown) => writeFileAtomic(snap, encodeSnapshotFile(data)),
   };
+  const embedder = await loadEmbedder(config);
+  const crossEncoder = await loadCrossEncoder(config);
   // SPEC §5 item 5: the operator key is re-read on every use, so rotation applies at once; an insecure key file refuses boot.
   const keyring = dirKeyring(config.umpKeyDir);
   keyring.currentSync();

@@ -31,14 +31,32 @@ export interface ForwardData {
 const META = 1 + 2 * FIELDS;
 const TF_MAX = 0xffff;
 
+/** The heavy half of a load: postings in shared buffers, and where each forward list ends in `bytes`. */
+export interface BuiltPostings {
+  /** Term t's postings are entries offset[t] .. offset[t + 1] − 1. */
+  offset: Uint32Array;
+  docs: Uint32Array;
+  /** Per entry and field. */
+  tfs: Uint16Array;
+  /** End offset in `bytes` of each document's field list (document then field order; absent fields end where they start). */
+  ends: Uint32Array;
+}
+
 /** Builds the store; null when the bytes do not hold exactly the declared lists of in-range ids (or df disagrees). */
 export function buildStore(data: ForwardData): InvertedStore | null {
-  const { terms, docNos, extIds, meta, bytes } = data;
+  const built = fillPostings(data);
+  return built && assembleStore(data, built);
+}
+
+/**
+ * Decodes the forward lists once and fills exactly-sized postings in slot order (the CPU- and memory-heavy
+ * half; pure typed arrays, so a runtime may run it on another thread). Null on malformed data.
+ */
+export function fillPostings(data: ForwardData): BuiltPostings | null {
+  const { terms, docNos, meta, bytes } = data;
   const n = docNos.length;
   const T = terms.length;
   for (let i = 1; i < n; i++) if (docNos[i] <= docNos[i - 1]) return null;
-  const store = new InvertedStore();
-  for (const t of terms) store.intern(t);
   const last = new Int32Array(T).fill(-1);
   const df = data.df ?? countDocumentFrequencies(data, last);
   if (df === null || df.length !== T) return null;
@@ -46,11 +64,36 @@ export function buildStore(data: ForwardData): InvertedStore | null {
   // no object access in the token loop (the load-time hot path, README "Recall" boot figures).
   const offset = new Uint32Array(T + 1);
   for (let t = 0; t < T; t++) offset[t + 1] = offset[t] + df[t];
-  const allDocs = new Uint32Array(offset[T]);
-  const allTfs = new Uint16Array(offset[T] * FIELDS);
+  const docs = new Uint32Array(offset[T]);
+  const tfs = new Uint16Array(offset[T] * FIELDS);
+  const ends = new Uint32Array(n * FIELDS);
   const cursor = offset.slice(0, T);
-  store.reserve(n > 0 ? docNos[n - 1] + 1 : 0);
   last.fill(-1);
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    const mask = meta[i * META];
+    for (let f = 0; f < FIELDS; f++) {
+      if ((mask & (1 << f)) !== 0) {
+        at = fillField(bytes, at, meta[i * META + 2 + 2 * f], i, docNos[i], f, last, cursor, offset, docs, tfs);
+        if (at < 0) return null;
+      }
+      ends[i * FIELDS + f] = at;
+    }
+  }
+  if (at !== bytes.length) return null;
+  for (let t = 0; t < T; t++) if (cursor[t] !== offset[t + 1]) return null;
+  return { offset, docs, tfs, ends };
+}
+
+/** The light half: the store over the filled postings, each forward list a view onto `bytes`. Null when shapes disagree. */
+export function assembleStore(data: ForwardData, b: BuiltPostings): InvertedStore | null {
+  const { terms, docNos, extIds, meta, bytes } = data;
+  const n = docNos.length;
+  const T = terms.length;
+  if (b.offset.length !== T + 1 || b.docs.length !== b.offset[T] || b.tfs.length !== b.docs.length * FIELDS || b.ends.length !== n * FIELDS) return null;
+  const store = new InvertedStore();
+  for (const t of terms) store.intern(t);
+  store.reserve(n > 0 ? docNos[n - 1] + 1 : 0);
   let at = 0;
   for (let i = 0; i < n; i++) {
     const d = docNos[i];
@@ -58,24 +101,21 @@ export function buildStore(data: ForwardData): InvertedStore | null {
     store.mask[d] = meta[i * META];
     store.liveCount++;
     for (let f = 0; f < FIELDS; f++) {
-      const seq = meta[i * META + 1 + 2 * f];
-      const len = meta[i * META + 2 + 2 * f];
+      const end = b.ends[i * FIELDS + f];
+      if (end < at || end > bytes.length) return null;
       if ((store.mask[d] & (1 << f)) === 0) continue;
-      const end = fillPostings(bytes, at, len, i, d, f, last, cursor, offset, allDocs, allTfs);
-      if (end < 0) return null;
       const slot = d * FIELDS + f;
       store.fwd[slot] = bytes.subarray(at, end);
       at = end;
-      store.fieldLen[slot] = len;
-      store.seqLen[slot] = seq;
-      store.sumLen[f] += len;
+      store.fieldLen[slot] = meta[i * META + 2 + 2 * f];
+      store.seqLen[slot] = meta[i * META + 1 + 2 * f];
+      store.sumLen[f] += store.fieldLen[slot];
     }
   }
-  if (at !== bytes.length) return null;
+  const { offset, docs, tfs } = b;
   for (let t = 0; t < T; t++) {
-    if (cursor[t] !== offset[t + 1]) return null;
-    store.postings[t] = df[t] === 0 ? new TermPostings(1)
-      : TermPostings.over(allDocs.subarray(offset[t], offset[t + 1]), allTfs.subarray(offset[t] * FIELDS, offset[t + 1] * FIELDS));
+    store.postings[t] = offset[t + 1] === offset[t] ? new TermPostings(1)
+      : TermPostings.over(docs.subarray(offset[t], offset[t + 1]), tfs.subarray(offset[t] * FIELDS, offset[t + 1] * FIELDS));
   }
   store.revision++;
   return store;
@@ -114,7 +154,7 @@ function countDocumentFrequencies(data: ForwardData, last: Int32Array): Uint32Ar
  * Returns the end offset, or -1 on malformed bytes, an out-of-range id, or more documents than `df` allowed.
  * Small so V8 optimizes the hot loop.
  */
-function fillPostings(
+function fillField(
   bytes: Uint8Array, at: number, len: number, i: number, d: number, f: number, last: Int32Array,
   cursor: Uint32Array, offset: Uint32Array, allDocs: Uint32Array, allTfs: Uint16Array,
 ): number {

@@ -10,7 +10,7 @@
  */
 
 import { base64ToBytes, base64ToU32, bytesToBase64, u32ToBase64 } from "./base64.ts";
-import { buildStore } from "./bulk-build.ts";
+import { assembleStore, buildStore, fillPostings, type BuiltPostings, type ForwardData } from "./bulk-build.ts";
 import type { InvertedStore } from "./inverted-store.ts";
 import { FIELDS } from "./term-postings.ts";
 import { encodeVarints } from "./varint.ts";
@@ -82,6 +82,34 @@ export function encodeStore(store: InvertedStore, renumber = false): EncodedStor
 
 /** Rebuilds a store from `encodeStore` output; null when the data is malformed or a slot is ≥ `slotLimit`. */
 export function decodeStore(data: unknown, slotLimit: number): InvertedStore | null {
+  const forward = forwardDataOf(data, slotLimit);
+  if (!forward) return null;
+  // Postings another thread already filled (`prebuildStore`) are taken as they are; else they are filled here.
+  const pre = (data as { prebuilt?: unknown }).prebuilt;
+  return isBuilt(pre) ? assembleStore(forward, pre) : buildStore(forward);
+}
+
+/**
+ * Runs the heavy half of `decodeStore` ahead of it (e.g. on a worker thread while the main thread reads labels
+ * and vectors): validates, fills the postings and attaches them to `data` as `prebuilt`. Returns the buffers a
+ * transfer should move (empty when the data is malformed; `decodeStore` then answers null as usual).
+ */
+export function prebuildStore(data: unknown): ArrayBuffer[] {
+  const forward = forwardDataOf(data, Infinity);
+  const built = forward && fillPostings(forward);
+  if (!built) return [];
+  (data as { prebuilt?: BuiltPostings }).prebuilt = built;
+  return [built.offset.buffer, built.docs.buffer, built.tfs.buffer, built.ends.buffer] as ArrayBuffer[];
+}
+
+function isBuilt(v: unknown): v is BuiltPostings {
+  const b = v as BuiltPostings | undefined;
+  return b !== undefined && b !== null && b.offset instanceof Uint32Array && b.docs instanceof Uint32Array &&
+    b.tfs instanceof Uint16Array && b.ends instanceof Uint32Array;
+}
+
+/** The validated forward data of an encoded store, or null. */
+function forwardDataOf(data: unknown, slotLimit: number): ForwardData | null {
   if (!isEncoded(data)) return null;
   const docNos = toU32(data.docNos);
   const meta = toU32(data.meta);
@@ -91,12 +119,11 @@ export function decodeStore(data: unknown, slotLimit: number): InvertedStore | n
   if (data.ids.length !== n || meta.length !== n * META) return null;
   if (new Set(data.terms).size !== data.terms.length) return null;
   let total = 0;
-  const seen = new Set<number>();
   for (let i = 0; i < n; i++) {
     const id = data.ids[i];
     const mask = meta[i * META];
-    if (docNos[i] >= slotLimit || seen.has(docNos[i])) return null;
-    seen.add(docNos[i]);
+    // Slots strictly ascending (encodeStore writes slot order), so also distinct.
+    if (docNos[i] >= slotLimit || (i > 0 && docNos[i] <= docNos[i - 1])) return null;
     if (typeof id !== "number" || !Number.isFinite(id) || mask === 0 || mask >= 1 << FIELDS) return null;
     for (let f = 0; f < FIELDS; f++) {
       const seq = meta[i * META + 1 + 2 * f];
@@ -105,7 +132,7 @@ export function decodeStore(data: unknown, slotLimit: number): InvertedStore | n
       total += len;
     }
   }
-  // Each id takes one to five bytes (buildStore then checks the exact fit).
+  // Each id takes one to five bytes (the fill then checks the exact fit).
   if (total > bytes.length || bytes.length > total * 5) return null;
   let df: Uint32Array | undefined;
   if (data.df !== undefined) {
@@ -113,7 +140,7 @@ export function decodeStore(data: unknown, slotLimit: number): InvertedStore | n
     if (!d || d.length !== data.terms.length) return null;
     df = d;
   }
-  return buildStore({ terms: data.terms, docNos, extIds: data.ids, meta, bytes, df });
+  return { terms: data.terms, docNos, extIds: data.ids, meta, bytes, df };
 }
 
 /** An encoded store as loaded: the binary fields may arrive as bytes from the snapshot file container. */

@@ -30,22 +30,22 @@ export async function changeKey(db: Db): Promise<number> {
   return (await auditHead(db.client))?.id ?? 0;
 }
 
-/** Builds the recall index for the store. Returns how the lexical leg was obtained. */
+/**
+ * Builds the recall index for the store. Returns how the lexical leg was obtained. Labels and vectors are
+ * read first, so a snapshot that `snapshots.load()` decodes on another thread (the Node runtime) is ready by
+ * the time it is needed.
+ */
 export async function loadRecallIndex(db: Db, embedder: Embedder | undefined, snapshots?: SnapshotStore): Promise<{ index: RecallIndex; lexical: "snapshot" | "rebuilt" }> {
+  const pending = snapshots ? snapshots.load().catch(() => undefined) : Promise.resolve(undefined);
   const key = await changeKey(db);
   const total = await countChunks(db.client);
-  let lexical = snapshots ? loadLexicalIndex(await snapshots.load().catch(() => undefined)) : null;
-  const fresh = lexical !== null && lexical.changeCounter === key && lexical.size === total;
-  const index = new RecallIndex(embedder?.dim, fresh ? lexical! : createOramaLexicalIndex(), total + 1024);
+  const index = new RecallIndex(embedder?.dim, createOramaLexicalIndex(), total + 1024);
   for (let after = 0; ;) {
-    // A current snapshot leaves only the labels to read; otherwise the text is re-indexed too.
-    const page = fresh ? await listChunkLabelsAfter(db.client, after, LABEL_PAGE) : await listChunksAfter(db.client, after, 1000);
+    const page = await listChunkLabelsAfter(db.client, after, LABEL_PAGE);
     if (!page.length) break;
     for (const c of page) index.labels.set(c.id, labelsOf(c));
-    if (!fresh) for (const c of page as Awaited<ReturnType<typeof listChunksAfter>>) index.lexical.add({ id: c.id, title: c.title, content: c.content });
     after = page[page.length - 1].id;
   }
-  index.lexical.changeCounter = key;
   if (embedder) {
     // Chunks without a vector (first boot with an embedder, or after a model change) are embedded now.
     for (;;) {
@@ -70,6 +70,18 @@ export async function loadRecallIndex(db: Db, embedder: Embedder | undefined, sn
       after = page[page.length - 1].id;
     }
   }
-  lexical = null;
+  // The snapshot serves when it is current (same audit head and chunk count); otherwise the text is re-indexed.
+  const lexical = loadLexicalIndex(await pending);
+  const fresh = lexical !== null && lexical.changeCounter === key && lexical.size === total;
+  if (fresh) index.lexical = lexical;
+  else {
+    for (let after = 0; ;) {
+      const page = await listChunksAfter(db.client, after, 1000);
+      if (!page.length) break;
+      for (const c of page) index.lexical.add({ id: c.id, title: c.title, content: c.content });
+      after = page[page.length - 1].id;
+    }
+  }
+  index.lexical.changeCounter = key;
   return { index, lexical: fresh ? "snapshot" : "rebuilt" };
 }

@@ -49,6 +49,42 @@ export async function limitHeapGrowth(percent: number): Promise<void> {
   gc?.();
 }
 
+/** Whether a file exists (false on any error). */
+export async function fileExists(path: string): Promise<boolean> {
+  try {
+    if (isDeno) await g.Deno.stat(path);
+    else await (await import("node:fs/promises")).stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts reading and decoding a lexical snapshot file on a worker thread (Node): the postings fill, the
+ * heaviest part of a boot, then runs beside the main thread's label and vector reads. Resolves to the decoded
+ * snapshot (postings attached, see `prebuildStore`), or undefined when there is no file or the worker failed —
+ * the caller then loads in-thread. Undefined at once under Deno and from the TypeScript sources.
+ */
+export function loadSnapshotOffThread(path: string): Promise<unknown> | undefined {
+  // Only the compiled build (what `cairn serve` runs after `npm ci`): Node 20 does not apply tsx's loader to a
+  // worker's entry module, so from the TypeScript sources (tsx, vitest) the in-thread load serves.
+  if (isDeno || !import.meta.url.endsWith(".js")) return undefined;
+  return (async () => {
+    const { Worker } = await import("node:worker_threads");
+    const url = new URL("./snapshot-worker.js", import.meta.url);
+    return await new Promise<unknown>((resolve) => {
+      const w = new Worker(url, { workerData: { path } });
+      w.once("message", (m: { data?: unknown; error?: string }) => {
+        resolve(m.error === undefined ? m.data : undefined);
+        void w.terminate();
+      });
+      w.once("error", () => resolve(undefined));
+      w.once("exit", () => resolve(undefined));
+    });
+  })().catch(() => undefined);
+}
+
 /** Creates the parent directory of a file path (for the default ./data/ database). */
 export async function ensureParentDir(path: string): Promise<void> {
   const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));

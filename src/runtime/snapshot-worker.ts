@@ -1,0 +1,20 @@
+/**
+ * Node worker entry (src/runtime/platform.ts `loadSnapshotOffThread`): reads the lexical snapshot file,
+ * decodes its container and fills the postings, then hands everything to the main thread with the big
+ * buffers transferred, not copied. Boot meanwhile reads labels and vectors (README "Recall": boot).
+ */
+import { readFileSync } from "node:fs";
+import { parentPort, workerData } from "node:worker_threads";
+import { decodeSnapshotFile } from "../lexical/snapshot-file.ts";
+import { prebuildLexicalIndex } from "../lexical/prebuild.ts";
+
+try {
+  const read = readFileSync((workerData as { path: string }).path);
+  // A transfer moves whole ArrayBuffers: make sure the file owns its buffer.
+  const bytes = read.byteOffset === 0 && read.buffer.byteLength === read.length ? new Uint8Array(read.buffer) : new Uint8Array(read);
+  const data = decodeSnapshotFile(bytes);
+  const transfer = prebuildLexicalIndex(data);
+  parentPort!.postMessage({ data }, [bytes.buffer as ArrayBuffer, ...transfer]);
+} catch (e) {
+  parentPort!.postMessage({ error: String(e) });
+}
