@@ -44,7 +44,7 @@ export interface Config {
   recallGraphEnabled: boolean;
   /** Recall search budget in ms (SPEC §8: 8 s). */
   recallBudgetMs: number;
-  /** V8 old-generation growth after boot, percent (`CAIRN_HEAP_GROWING_PERCENT`, Node only; 0 = V8's default). */
+  /** V8 old-generation growth after boot, percent (`CAIRN_HEAP_GROWING_PERCENT`, Node only; 0 = V8's default, the default). */
   heapGrowingPercent: number;
   /** Embedder kind (`CAIRN_EMBED_KIND`): static (default), model2vec, onnx or none. */
   embedKind: "static" | "model2vec" | "onnx" | "none";
