@@ -39,9 +39,9 @@ export function createStaticEmbedder(bytes: Uint8Array, tableHash: string = byte
 }
 
 /** Unknown words whose fallback vectors are kept; the cache is emptied when full (values never depend on it). */
-const OOV_CACHE_MAX = 20_000;
+const OOV_CACHE_MAX = 30_000;
 /** Distinct raw tokens whose resolution is kept (emptied when full). */
-const TOKEN_CACHE_MAX = 50_000;
+const TOKEN_CACHE_MAX = 120_000;
 
 /** The per-text pipeline over a decoded table; bucket vectors are made on the first OOV word. */
 function createTextEmbedder(t: StaticTable, rows: Map<string, number>): (text: string) => Float32Array {
