@@ -13,7 +13,7 @@ import type { WriteContext } from "./context.ts";
 import { writeGraphRows } from "./write-graph-rows.ts";
 import { emptyDelta } from "../graph/graph-delta.ts";
 import { mentionNames } from "../graph/chunk-mentions.ts";
-import { entitiesByNames } from "../store/graph-read.ts";
+import { domainHasEntities, entitiesByNames } from "../store/graph-read.ts";
 import { validateIngest, type IngestRequest } from "./validate-ingest.ts";
 import type { Exec } from "../store/db.ts";
 import { writeChunk } from "./write-chunk.ts";
@@ -33,7 +33,8 @@ export interface IngestResult {
 export interface PreparedIngest {
   req: IngestRequest;
   chunk: NewChunk;
-  mentioned: string[];
+  /** Names the text mentions (computed on first use: a batch into a domain without entities never needs them). */
+  readonly mentioned: string[];
 }
 
 /** Validates one `/ingest` body and builds its chunk (no writes). */
@@ -56,7 +57,8 @@ export async function prepareStructured(ctx: WriteContext, raw: unknown): Promis
     assertionKind: req.assertionKind, expiresAt: req.expiresAt, authority: req.authority,
   };
   for (const [k, v] of Object.entries(labels)) if (v !== undefined) (chunk as unknown as Record<string, unknown>)[k] = v;
-  return { req, chunk, mentioned: mentionNames(req.content) };
+  let mentioned: string[] | undefined;
+  return { req, chunk, get mentioned() { return (mentioned ??= mentionNames(req.content)); } };
 }
 
 /** Writes one prepared ingest's graph rows inside the chunk's transaction. */
@@ -64,7 +66,7 @@ export async function writePreparedGraph(ctx: WriteContext, tx: Exec, p: Prepare
   const delta = emptyDelta();
   // The chunk is also linked to entities of the domain its text names (recall graph leg, SPEC §1 step 6).
   const mentions = known
-    ? [...new Set(p.mentioned)].sort().map((n) => known.get(entityKey(p.chunk.domain, n))).filter((id): id is number => id !== undefined)
+    ? known.size === 0 ? [] : [...new Set(p.mentioned)].sort().map((n) => known.get(entityKey(p.chunk.domain, n))).filter((id): id is number => id !== undefined)
     : (await entitiesByNames(tx, p.chunk.domain, p.mentioned)).map((e) => e.id);
   await writeGraphRows(tx, {
     domain: p.chunk.domain, entities: p.req.entities, relations: p.req.relations, chunkId, now, edgeSource: "structured", delta, mentions,
@@ -86,9 +88,13 @@ export async function writePreparedGraphs(ctx: WriteContext, tx: Exec, prepared:
   if (!live.some(({ p }) => p.req.entities.length > 0)) {
     known = new Map();
     const names = new Map<string, Set<string>>();
+    const hasEntities = new Map<string, boolean>();
     for (const { p } of live) {
-      const set = names.get(p.chunk.domain) ?? new Set<string>();
-      names.set(p.chunk.domain, set);
+      const d = p.chunk.domain;
+      if (!hasEntities.has(d)) hasEntities.set(d, await domainHasEntities(tx, d));
+      if (!hasEntities.get(d)) continue;
+      const set = names.get(d) ?? new Set<string>();
+      names.set(d, set);
       for (const n of p.mentioned) set.add(n);
     }
     for (const [domain, set] of names) {

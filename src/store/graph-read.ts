@@ -55,6 +55,12 @@ export async function entitiesByNames(ex: Exec, domain: string, names: readonly 
   return out;
 }
 
+/** Whether a domain has any entity (a batch into one without skips mention extraction). */
+export async function domainHasEntities(ex: Exec, domain: string): Promise<boolean> {
+  const rs = await ex.execute({ sql: "SELECT 1 FROM entities WHERE domain = ? LIMIT 1", args: [domain] });
+  return rs.rows.length > 0;
+}
+
 /** Every edge version touching an entity (either end), by id. */
 export async function edgesTouching(ex: Exec, entityId: number): Promise<EdgeRow[]> {
   const rs = await ex.execute({

@@ -33,6 +33,8 @@ describe("parseConfig (SPEC §1 Runtime rules)", () => {
     ["CAIRN_MAX_DOCS", "many"],
     ["CAIRN_MULTI_DB", "perhaps"],
     ["CAIRN_DB_URL", "postgres://x"],
+    ["CAIRN_HEAP_GROWING_PERCENT", "-5"],
+    ["CAIRN_HEAP_GROWING_PERCENT", "lots"],
   ])("refuses wrong-typed %s with a one-line message naming it", (name, value) => {
     let err: unknown;
     try {
@@ -44,6 +46,11 @@ describe("parseConfig (SPEC §1 Runtime rules)", () => {
     const msg = (err as Error).message;
     expect(msg).toContain(name);
     expect(msg).not.toContain("\n");
+  });
+
+  it("leaves V8's heap growth alone unless CAIRN_HEAP_GROWING_PERCENT asks", () => {
+    expect(parseConfig({}).heapGrowingPercent).toBe(0);
+    expect(parseConfig({ CAIRN_HEAP_GROWING_PERCENT: "20" }).heapGrowingPercent).toBe(20);
   });
 
   it("selects the database with CAIRN_DB_PATH and the posture with CAIRN_WRITE_POSTURE", () => {
