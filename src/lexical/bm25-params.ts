@@ -8,7 +8,7 @@ import { MemoryError } from "../core/errors.ts";
 import type { Bm25Params } from "./bm25-scorer.ts";
 
 /** Parameters used when none are given. */
-export const DEFAULT_BM25_PARAMS: Readonly<Bm25Params> = Object.freeze({ k1: 1.0, b: 0.5, titleWeight: 2 });
+export const DEFAULT_BM25_PARAMS: Readonly<Bm25Params> = Object.freeze({ k1: 1.2, b: 0.4, titleWeight: 2 });
 
 /** Fills defaults and checks ranges: k1 ≥ 0, 0 ≤ b ≤ 1, titleWeight ≥ 0, all finite. */
 export function resolveBm25Params(given: Partial<Bm25Params> = {}): Bm25Params {
