@@ -5,6 +5,7 @@
  * with every governed change, and the chunk count), else rebuilt from rows.
  */
 import type { Embedder } from "../embed/embedder.ts";
+import { DEFAULT_BM25_PARAMS } from "../lexical/bm25-params.ts";
 import { createOramaLexicalIndex } from "../lexical/orama-lexical-index.ts";
 import { loadLexicalIndex } from "../lexical/load-lexical-index.ts";
 import { auditHead } from "../store/audit.ts";
@@ -31,6 +32,8 @@ export async function loadRecallIndex(db: Db, embedder: Embedder | undefined, sn
   const total = await countChunks(db.client);
   let lexical = snapshots ? loadLexicalIndex(await snapshots.load().catch(() => undefined)) : null;
   const fresh = lexical !== null && lexical.changeCounter === key && lexical.size === total;
+  // BM25 parameters apply at query time: a snapshot saved under older defaults is served with the current ones.
+  if (fresh) lexical!.params = { ...DEFAULT_BM25_PARAMS };
   const index = new RecallIndex(embedder?.dim, fresh ? lexical! : createOramaLexicalIndex(), total + 1024);
   for (let after = 0; ;) {
     // A current snapshot leaves only the labels to read; otherwise the text is re-indexed too.
