@@ -1,7 +1,8 @@
 /**
  * Default BM25 parameters of the lexical leg and their validation. The
- * defaults were tuned on the SciFact train split by `scripts/eval-lexical.ts`
- * (see `src/lexical/README.md` for the grid and the figures).
+ * defaults were tuned for the served recall pipeline (with the reranker) on
+ * SciFact train and LoCoMo dev by `scripts/tune-recall.ts`; the lexical-leg-only
+ * grid of `scripts/eval-lexical.ts` is in `src/lexical/README.md`.
  */
 
 import { MemoryError } from "../core/errors.ts";
