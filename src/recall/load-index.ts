@@ -5,6 +5,7 @@
  * with every governed change, and the chunk count), else rebuilt from rows.
  */
 import type { Embedder } from "../embed/embedder.ts";
+import { DEFAULT_BM25_PARAMS } from "../lexical/bm25-params.ts";
 import { createOramaLexicalIndex } from "../lexical/orama-lexical-index.ts";
 import { loadLexicalIndex } from "../lexical/load-lexical-index.ts";
 import { auditHead } from "../store/audit.ts";
@@ -73,7 +74,11 @@ export async function loadRecallIndex(db: Db, embedder: Embedder | undefined, sn
   // The snapshot serves when it is current (same audit head and chunk count); otherwise the text is re-indexed.
   const lexical = loadLexicalIndex(await pending);
   const fresh = lexical !== null && lexical.changeCounter === key && lexical.size === total;
-  if (fresh) index.lexical = lexical;
+  if (fresh) {
+    // BM25 parameters apply at query time: a snapshot saved under older defaults is served with the current ones.
+    lexical!.params = { ...DEFAULT_BM25_PARAMS };
+    index.lexical = lexical!;
+  }
   else {
     for (let after = 0; ;) {
       const page = await listChunksAfter(db.client, after, 1000);

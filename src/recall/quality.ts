@@ -77,8 +77,8 @@ export const FEATURE_NAMES: Readonly<Record<ConfidenceProfile, readonly string[]
  * point where at most 1% of the answerable calibration queries abstain).
  */
 export const CONFIDENCE_MODELS: Readonly<Record<ConfidenceProfile, readonly number[]>> = Object.freeze({
-  static: Object.freeze([-5.2060, 1.0810, -0.1256, 1.5732, 1.0727, 6.1673, -0.5872]),
-  lexical: Object.freeze([-4.3555, 2.8139, 0.3257, 2.5798, 2.3796]),
+  static: Object.freeze([-5.1860, 1.0063, -0.0934, 1.6254, 1.0488, 6.1918, -0.6542]),
+  lexical: Object.freeze([-4.3273, 2.7013, 0.3923, 2.6486, 2.3422]),
 });
 
 /** Computes confidence and recommendation. */

@@ -28,7 +28,7 @@ export interface RerankWeights {
 
 /** Weights chosen on the train splits. */
 export const DEFAULT_RERANK_WEIGHTS: Readonly<RerankWeights> = Object.freeze({
-  lexical: 1, vector: 0.25, coverage: 0.5, title: 0.2, bigram: 0.35, proximity: 0.2,
+  lexical: 1, vector: 0.25, coverage: 0.6, title: 0.3, bigram: 0.35, proximity: 0.2,
 });
 
 /** Per-query context shared by every candidate. */
