@@ -65,17 +65,20 @@ export async function fileExists(path: string): Promise<boolean> {
  * Starts reading and decoding a lexical snapshot file on a worker thread (Node): the postings fill, the
  * heaviest part of a boot, then runs beside the main thread's label and vector reads. Resolves to the decoded
  * snapshot (postings attached, see `prebuildStore`), or undefined when there is no file or the worker failed —
- * the caller then loads in-thread. Undefined at once under Deno and from the TypeScript sources.
+ * the caller then loads in-thread. Undefined at once under Deno.
  */
 export function loadSnapshotOffThread(path: string): Promise<unknown> | undefined {
-  // Only the compiled build (what `cairn serve` runs after `npm ci`): Node 20 does not apply tsx's loader to a
-  // worker's entry module, so from the TypeScript sources (tsx, vitest) the in-thread load serves.
-  if (isDeno || !import.meta.url.endsWith(".js")) return undefined;
+  if (isDeno) return undefined;
   return (async () => {
     const { Worker } = await import("node:worker_threads");
-    const url = new URL("./snapshot-worker.js", import.meta.url);
+    const fromSource = import.meta.url.endsWith(".ts");
+    const url = new URL(`./snapshot-worker${fromSource ? ".ts" : ".js"}`, import.meta.url);
+    // From the TypeScript sources (tsx, vitest) the worker registers tsx itself: Node 20 does not apply the
+    // parent's loader to a worker's entry module.
+    const w = fromSource
+      ? new Worker(`import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(url.href)}); })`, { eval: true, workerData: { path } })
+      : new Worker(url, { workerData: { path } });
     return await new Promise<unknown>((resolve) => {
-      const w = new Worker(url, { workerData: { path } });
       w.once("message", (m: { data?: unknown; error?: string }) => {
         resolve(m.error === undefined ? m.data : undefined);
         void w.terminate();

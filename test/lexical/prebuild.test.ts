@@ -3,10 +3,9 @@
  * worker thread in the compiled build — then the light assembly. Either way the index answers exactly as the
  * one that was saved.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadLexicalIndex } from "../../src/lexical/load-lexical-index.ts";
 import { createOramaLexicalIndex } from "../../src/lexical/orama-lexical-index.ts";
@@ -14,6 +13,7 @@ import { createBm25Index } from "../../src/lexical/bm25-index.ts";
 import type { LexicalIndex } from "../../src/lexical/lexical-index.ts";
 import { prebuildLexicalIndex } from "../../src/lexical/prebuild.ts";
 import { decodeSnapshotFile, encodeSnapshotFile } from "../../src/lexical/snapshot-file.ts";
+import { loadSnapshotOffThread } from "../../src/runtime/platform.ts";
 
 const WORDS = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon".split(" ");
 const QUERIES = ["alpha beta", "gamma note", "sigma tau upsilon", "kappa lambda mu", "getValue1 id_2"];
@@ -53,13 +53,11 @@ describe("lexical snapshot prebuild", () => {
     },
   );
 
-  // The compiled build (what `cairn serve` runs; `npm ci` compiles it) decodes on a worker thread.
-  const dist = resolve(__dirname, "../../dist/src/runtime/platform.js");
-  it.skipIf(!existsSync(dist))("the compiled build's worker loads a snapshot file to the same answers", async () => {
+  // The Node server decodes on a worker thread (from the compiled build, or from the sources through tsx).
+  it("the runtime's worker loads a snapshot file to the same answers", async () => {
     const idx = built(createOramaLexicalIndex());
     const file = join(dir, "w.snap");
     writeFileSync(file, encodeSnapshotFile(idx.toJSON()));
-    const { loadSnapshotOffThread } = await import(pathToFileURL(dist).href) as { loadSnapshotOffThread(p: string): Promise<unknown> | undefined };
     const data = await loadSnapshotOffThread(file);
     expect((data as { data: { index: { store: { prebuilt?: unknown } } } }).data.index.store.prebuilt).toBeDefined();
     const back = loadLexicalIndex(data)!;
