@@ -75,8 +75,10 @@ export function loadSnapshotOffThread(path: string): Promise<unknown> | undefine
     const url = new URL(`./snapshot-worker${fromSource ? ".ts" : ".js"}`, import.meta.url);
     // From the TypeScript sources (tsx, vitest) the worker registers tsx itself: Node 20 does not apply the
     // parent's loader to a worker's entry module.
+    // (The loader is named in the worker's source text, not imported here: Deno never takes this branch.)
+    const loader = JSON.stringify(["tsx", "esm", "api"].join("/"));
     const w = fromSource
-      ? new Worker(`import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(url.href)}); })`, { eval: true, workerData: { path } })
+      ? new Worker(`import(${loader}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); })`, { eval: true, workerData: { path } })
       : new Worker(url, { workerData: { path } });
     return await new Promise<unknown>((resolve) => {
       w.once("message", (m: { data?: unknown; error?: string }) => {
