@@ -12,7 +12,7 @@ import { loadCrossEncoder, loadEmbedder } from "./runtime/model-loader.ts";
 import { dirKeyring } from "./runtime/ump-keyring.ts";
 import {
   ensureParentDir, exitProcess, packageRoot, readBytes, readSecretFile, readTextFile, resolveHost, rssBytes, serveFetch, writeFileAtomic, type RunningServer,
-  fileExists, limitHeapGrowth, loadSnapshotOffThread,
+  fileExists, settleHeapAfterBoot, loadSnapshotOffThread,
 } from "./runtime/platform.ts";
 
 /** A booted server. */
@@ -66,7 +66,7 @@ export async function bootServer(env: Record<string, string | undefined>, portOv
       memory.security.slots.tick(Date.now());
       memory.security.rss.tick();
     }, config.watchdog.intervalMs);
-    await limitHeapGrowth(config.heapGrowingPercent);
+    await settleHeapAfterBoot(config.heapGrowingPercent);
     const bootMs = Math.round(performance.now() - t0);
     return {
       config, memory, server, bootMs,

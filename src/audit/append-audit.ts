@@ -5,7 +5,7 @@
  * race-free.
  */
 import type { Exec } from "../store/db.ts";
-import { auditHead, insertAuditRow, insertAuditRows, type AuditRow } from "../store/audit.ts";
+import { auditHead, insertAuditRows, type AuditRow } from "../store/audit.ts";
 import { chainHash, GENESIS_HASH } from "./chain-hash.ts";
 
 /** What a governed action records. Keep `detail` free of raw personal data. */
@@ -25,20 +25,12 @@ const headOf = new WeakMap<Exec, { id: number; hash: string }>();
 
 /** Appends the event; returns the new row's id and hash. */
 export async function appendAudit(tx: Exec, ev: AuditEvent, now: Date): Promise<{ id: number; hash: string }> {
-  const head = headOf.get(tx) ?? await auditHead(tx);
-  const id = (head?.id ?? 0) + 1;
-  const prevHash = head?.hash ?? GENESIS_HASH;
-  const ts = now.toISOString();
-  const detail = ev.detail ?? {};
-  const hash = chainHash(prevHash, { id, ts, action: ev.action, actor: ev.actor, target: ev.target, detail });
-  await insertAuditRow(tx, { id, ts, action: ev.action, actor: ev.actor, target: ev.target, detail, prevHash, hash });
-  headOf.set(tx, { id, hash });
-  return { id, hash };
+  return (await appendAuditMany(tx, [ev], now))[0];
 }
 
 /**
- * Appends several events in order, chained exactly as `appendAudit` one by one would chain them, with one
- * INSERT per 200 rows (batch ingest). All share the timestamp `now`.
+ * Appends several events in order, each chained to the one before, with one INSERT per 200 rows (batch
+ * ingest; `appendAudit` is the one-event case). All share the timestamp `now`.
  */
 export async function appendAuditMany(tx: Exec, evs: readonly AuditEvent[], now: Date): Promise<{ id: number; hash: string }[]> {
   if (evs.length === 0) return [];

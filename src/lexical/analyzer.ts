@@ -45,19 +45,26 @@ export function foldText(text: string): string {
   return text.normalize("NFKC").normalize("NFD").replace(LATIN_MARKS, "$1").normalize("NFC");
 }
 
-/** Creates an analyzer with its own bounded word cache. */
-export function createAnalyzer(): Analyzer {
-  // Keyed by the word as written, so a cache hit costs no lowercasing.
+/**
+ * A word-as-written → index-term function with its own bounded memo (keyed by the word as written, so a hit
+ * costs no lowercasing; emptied when full, so results never depend on it).
+ */
+export function memoNormalizer(limit = CACHE_LIMIT): (word: string) => string {
   const cache = new Map<string, string>();
-  const normalize = (word: string): string => {
+  return (word) => {
     let term = cache.get(word);
     if (term === undefined) {
       term = normalizeWord(word.toLowerCase());
-      if (cache.size >= CACHE_LIMIT) cache.clear();
+      if (cache.size >= limit) cache.clear();
       cache.set(word, term);
     }
     return term;
   };
+}
+
+/** Creates an analyzer with its own bounded word cache. */
+export function createAnalyzer(): Analyzer {
+  const normalize = memoNormalizer();
   const analyze = (text: string): Analysis => analyzeWith(text, normalize);
   return {
     analyze,

@@ -11,7 +11,7 @@ export { createOramaLexicalIndex, OramaLexicalIndex } from "./orama-lexical-inde
 export { loadLexicalIndex } from "./load-lexical-index.ts";
 export type { Bm25Params } from "./bm25-scorer.ts";
 export { DEFAULT_BM25_PARAMS, resolveBm25Params } from "./bm25-params.ts";
-export { analyze, createAnalyzer, foldText, normalizeWord, tokenize } from "./analyzer.ts";
+export { analyze, createAnalyzer, foldText, memoNormalizer, normalizeWord, tokenize } from "./analyzer.ts";
 export type { Analysis, Analyzer } from "./analyzer.ts";
 export { porterStem } from "./porter-stemmer.ts";
 export { ENGLISH_STOPWORDS } from "./stopwords.ts";

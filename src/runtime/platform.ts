@@ -40,7 +40,7 @@ export async function readBytes(path: string): Promise<Uint8Array> {
  * `CAIRN_HEAP_GROWING_PERCENT`): ~20 MB less again, at the cost of more collections while ingesting, so it is
  * off by default. Set after boot, since before it would slow the boot's allocation burst.
  */
-export async function limitHeapGrowth(percent: number): Promise<void> {
+export async function settleHeapAfterBoot(percent: number): Promise<void> {
   if (isDeno) return;
   const v8 = await import("node:v8");
   if (percent > 0) v8.setFlagsFromString(`--heap-growing-percent=${Math.round(percent)}`);

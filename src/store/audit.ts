@@ -29,14 +29,6 @@ export async function auditHead(ex: Exec): Promise<{ id: number; hash: string } 
   return rs.rows.length ? { id: Number(rs.rows[0].id), hash: String(rs.rows[0].hash) } : undefined;
 }
 
-/** Inserts one fully-computed row. */
-export async function insertAuditRow(ex: Exec, r: AuditRow): Promise<void> {
-  await ex.execute({
-    sql: "INSERT INTO audit_log (id, ts, action, actor, target, detail, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    args: [r.id, r.ts, r.action, r.actor ?? null, r.target ?? null, JSON.stringify(r.detail), r.prevHash, r.hash],
-  });
-}
-
 /** Inserts fully-computed rows, many per statement (batch ingest: one audit row per created chunk). */
 export async function insertAuditRows(ex: Exec, rows: readonly AuditRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 200) {
