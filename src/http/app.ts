@@ -5,6 +5,7 @@
  * 413; unknown paths are probe-blind 404s.
  */
 import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
 import { VERSION } from "../core/version.ts";
 import type { Memory } from "../memory.ts";
 import { DEPRECATED_ROUTES, DEPRECATION_VALUE } from "./deprecation.ts";
@@ -63,6 +64,10 @@ export function createApp(memory: Memory, opts: AppOptions): Hono {
 
   app.notFound((c) => c.json({ error: { code: "not_found", message: "not found" } }, 404));
   app.onError((err, c) => {
+    // A route's validator (src/http/api-router.ts) refuses unparsable JSON with Hono's HTTPException: same envelope as readJson.
+    if (err instanceof HTTPException && err.status === 400) {
+      return c.json({ error: { code: "invalid_json", message: "request body is not valid JSON" } }, 400);
+    }
     const { status, body } = toErrorResponse(err);
     return c.json(body, status as 400);
   });
