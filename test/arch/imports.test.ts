@@ -31,7 +31,8 @@ describe("architecture", () => {
   it("deno.json maps every runtime dependency exactly as package.json pins it", () => {
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
     const deno = JSON.parse(readFileSync(join(root, "deno.json"), "utf8"));
-    const deps: Record<string, string> = pkg.dependencies;
+    // Optional peers (the ONNX and transformers lanes, issue 21) are loaded by dynamic import and pinned like dependencies.
+    const deps: Record<string, string> = { ...pkg.dependencies, ...pkg.peerDependencies };
     const mismatches: string[] = [];
     for (const [spec, target] of Object.entries(deno.imports as Record<string, string>)) {
       const m = /^npm:\/?(@?[^@]+)@([^/]+)\/?$/.exec(target);
