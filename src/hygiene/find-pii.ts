@@ -25,7 +25,12 @@
  *
  * Card rule: 13 to 19 digits, contiguous or grouped by single spaces or
  * hyphens (a widening of the SPEC's "contiguous", since printed cards are
- * grouped), passing Luhn.
+ * grouped), passing Luhn. A grouped run may hold more than the card (a CVV,
+ * an expiry, an order number beside it): every window of 13 to 19 digits
+ * that starts and ends on a group boundary is tried, leftmost then longest,
+ * so `4111111111111111 123` masks the card and keeps `123`. A contiguous run
+ * is a card only as a whole (windows inside one digit string would turn
+ * long identifiers into false cards one time in ten).
  */
 import { luhnValid } from "./luhn.ts";
 
@@ -44,7 +49,7 @@ const EMAIL =
   /(?<![\p{L}\p{N}._%+'-])[\p{L}\p{N}_%+'-](?:[\p{L}\p{N}._%+'-]{0,62}[\p{L}\p{N}_%+'-])?@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.){1,16}\p{L}{2,63}(?![\p{L}\p{N}-])/gu;
 const PHONE =
   /(?<![\p{L}\p{N}_@])(?<![\p{L}\p{N}]-)[+(]?[ \t]?\d(?:[-.()+ \t]{0,3}\d)*\)?(?:[ \t]?(?:x|ext\.?|extension)[ \t]?\d{1,6})?(?![\p{L}\p{N}_@])/giu;
-const CARD = /(?<![\p{L}\p{N}_])\d(?:[ -]?\d){12,18}(?![\p{L}\p{N}_])/gu;
+const CARD_RUN = /(?<![\p{L}\p{N}_])\d(?:[ -]?\d)*(?![\p{L}\p{N}_])/gu;
 const EXTENSION = /[ \t]?(?:x|ext\.?|extension)[ \t]?\d{1,6}$/i;
 const NOT_PHONE = [
   /^\d{1,3}(?:\.\d{1,3}){3}$/, // IPv4
@@ -124,8 +129,31 @@ export function findPii(text: string): PiiSpan[] {
   }
   spans.push(...phones);
   if (phones.length > 0) seen = mask(seen, phones);
-  for (const m of seen.matchAll(CARD)) {
-    if (luhnValid(digitsOf(m[0]))) spans.push({ kind: "card", start: m.index, end: m.index + m[0].length });
-  }
+  for (const m of seen.matchAll(CARD_RUN)) spans.push(...cardSpans(m[0], m.index));
   return spans.sort((a, b) => a.start - b.start);
+}
+
+/** Card windows in one digit run (digits joined by single spaces or hyphens): group-aligned, leftmost, longest first. */
+function cardSpans(run: string, start: number): PiiSpan[] {
+  const groups = [...run.matchAll(/\d+/g)].map((g) => ({ s: g.index, e: g.index + g[0].length, d: g[0] }));
+  const out: PiiSpan[] = [];
+  let i = 0;
+  while (i < groups.length) {
+    let found = -1;
+    let digits = "";
+    const windows: number[] = [];
+    for (let j = i; j < groups.length; j++) {
+      digits += groups[j]!.d;
+      if (digits.length > 19) break;
+      if (digits.length >= 13) windows.push(j);
+    }
+    for (let k = windows.length - 1; k >= 0 && found < 0; k--) {
+      const j = windows[k]!;
+      if (luhnValid(groups.slice(i, j + 1).map((g) => g.d).join(""))) found = j;
+    }
+    if (found < 0) { i++; continue; }
+    out.push({ kind: "card", start: start + groups[i]!.s, end: start + groups[found]!.e });
+    i = found + 1;
+  }
+  return out;
 }

@@ -36,6 +36,27 @@ describe("redactPii (SPEC §1 placeholder vocabulary)", () => {
     expect(redactPii("Card 4111 1111 1111 1111")).toBe("Card [redacted:card]");
   });
 
+  it("masks cards at both ends of the 13-to-19-digit range, and in hyphen groups", () => {
+    expect(redactPii("Visa 4222222222222 ok")).toBe("Visa [redacted:card] ok");
+    expect(redactPii("long 6011000990139420007 ok")).toBe("long [redacted:card] ok");
+    expect(redactPii("Card 4111-1111-1111-1111.")).toBe("Card [redacted:card].");
+    expect(redactPii("Card 6011-0009-9013-9424 exp")).toBe("Card [redacted:card] exp");
+    // 12 and 20 Luhn-valid digits are not cards (12 digits is a phone-sized run, so check the kind).
+    expect(findPii("n 411111111116").map((s) => s.kind)).not.toContain("card");
+    expect(findPii("n 41111111111111111115").map((s) => s.kind)).toEqual([]);
+  });
+
+  // Issue 27: the card pattern swallowed the digits after a card into one run, Luhn failed, and no shorter match was tried.
+  it("masks a valid card followed by a CVV, an expiry or an order number, in any grouping", () => {
+    expect(redactPii("Visa 4111111111111111 123")).toBe("Visa [redacted:card] 123");
+    expect(redactPii("pay 4111111111111111 12 25")).toBe("pay [redacted:card] 12 25");
+    expect(redactPii("card 4111 1111 1111 1111 cvv 737")).toBe("card [redacted:card] cvv 737");
+    expect(redactPii("card 4111 1111 1111 1111 737")).toBe("card [redacted:card] 737");
+    expect(redactPii("card 4111-1111-1111-1111-737")).toBe("card [redacted:card]-737");
+    expect(redactPii("order 12345 4111111111111111")).toBe("order 12345 [redacted:card]");
+    expect(redactPii("Amex 378282246310005 0425 order 991")).toBe("Amex [redacted:card] 0425 order 991");
+  });
+
   it("leaves a non-Luhn 16-digit run as it is", () => {
     expect(redactPii("ref 4111111111111112 end")).toBe("ref 4111111111111112 end");
   });
