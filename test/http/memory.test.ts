@@ -31,7 +31,7 @@ describe("DELETE /memory/{id} (SPEC §4.4)", () => {
     for (const id of ["abc", "1.5", "-3", "1e3"]) {
       const res = await t.req("DELETE", `/memory/${id}`);
       expect(res.status).toBe(400);
-      expect((await res.json()).error).toBeDefined();
+      expect((await res.json()).error).toEqual({ code: "invalid_id", message: "id must be a numeric chunk id", details: { field: "id" } });
     }
   });
 });

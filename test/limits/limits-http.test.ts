@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { VERSION } from "../../src/core/version.ts";
 import { afterEach, describe, expect, it } from "vitest";
 import { openTestMemory, type TestMemory } from "../_helpers/memory.ts";
 
@@ -17,7 +19,8 @@ describe("rate limit over HTTP (SPEC §7, §8)", () => {
     expect(res.status).toBe(429);
     expect(await res.text()).toBe(JSON.stringify(LIMITED));
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(res.headers.get("x-api-version")).toBeTruthy();
+    expect(res.headers.get("x-api-version")).toBe(VERSION);
+    expect(VERSION).toBe(JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version);
     // Unmatched paths and other routes draw from the same budget; other peers do not.
     expect((await t.req("GET", "/nowhere", undefined, {}, "127.0.0.9")).status).toBe(429);
     expect((await t.req("GET", "/health", undefined, {}, "127.0.0.10")).status).toBe(200);

@@ -36,25 +36,26 @@ async function mcpClient(m: TestMemory): Promise<Client> {
   return client;
 }
 
-type Call = { tool: string; method: string; path: (s: Record<string, string>) => string; args: (s: Record<string, string>) => Record<string, unknown> };
+// `status` is the outcome each step must have, so a step failing the same way on both bindings still fails the test.
+type Call = { status: number; tool: string; method: string; path: (s: Record<string, string>) => string; args: (s: Record<string, string>) => Record<string, unknown> };
 
 const SEQUENCE: Call[] = [
-  { tool: "ump.capabilities", method: "GET", path: () => "/ump/capabilities", args: () => ({}) },
-  { tool: "ump.remember", method: "POST", path: () => "/ump/remember", args: () => ({ kind: "semantic", title: "Rollbacks", body: { text: "Rollbacks use the blue-green switch" } }) },
-  { tool: "ump.remember", method: "POST", path: () => "/ump/remember", args: () => ({ kind: "procedural", body: { text: "Page the on-call before a rollback" }, scope: { project: "ops", visibility: "shared" } }) },
-  { tool: "ump.remember", method: "POST", path: () => "/ump/remember", args: () => ({ kind: "semantic", title: "Rollbacks", body: { text: "Rollbacks use the blue-green switch" } }) },
-  { tool: "ump.remember", method: "POST", path: () => "/ump/remember", args: () => ({ kind: "semantic" }) },
-  { tool: "ump.get", method: "GET", path: (s) => `/ump/memory/${s.r1}`, args: (s) => ({ id: s.r1 }) },
-  { tool: "ump.get", method: "GET", path: () => "/ump/memory/urn:ump:aaaaaaaa", args: () => ({ id: "urn:ump:aaaaaaaa" }) },
-  { tool: "ump.recall", method: "POST", path: () => "/ump/recall", args: () => ({ query: "rollback", limit: 5 }) },
-  { tool: "ump.revise", method: "POST", path: () => "/ump/revise", args: (s) => ({ id: s.r1, patch: { body: { text: "Rollbacks use the canary switch" } } }) },
-  { tool: "ump.get", method: "GET", path: (s) => `/ump/memory/${s.r1}`, args: (s) => ({ id: s.r1 }) },
-  { tool: "ump.feedback", method: "POST", path: () => "/ump/feedback", args: (s) => ({ id: s.r2, outcome: "followed", session: "p" }) },
-  { tool: "ump.recall", method: "POST", path: () => "/ump/recall", args: () => ({ query: "rollback", scope: { project: "ops" }, filter: { kind: "procedural" } }) },
-  { tool: "ump.forget", method: "POST", path: () => "/ump/forget", args: (s) => ({ id: s.r2, reason: "parity" }) },
-  { tool: "ump.recall", method: "POST", path: () => "/ump/recall", args: () => ({ query: "rollback", limit: 99 }) },
-  { tool: "ump.audit", method: "POST", path: () => "/ump/audit", args: () => ({ limit: 50 }) },
-  { tool: "ump.audit.verify", method: "GET", path: () => "/ump/audit/verify", args: () => ({}) },
+  { status: 200, tool: "ump.capabilities", method: "GET", path: () => "/ump/capabilities", args: () => ({}) },
+  { status: 200, tool: "ump.remember", method: "POST", path: () => "/ump/remember", args: () => ({ kind: "semantic", title: "Rollbacks", body: { text: "Rollbacks use the blue-green switch" } }) },
+  { status: 200, tool: "ump.remember", method: "POST", path: () => "/ump/remember", args: () => ({ kind: "procedural", body: { text: "Page the on-call before a rollback" }, scope: { project: "ops", visibility: "shared" } }) },
+  { status: 200, tool: "ump.remember", method: "POST", path: () => "/ump/remember", args: () => ({ kind: "semantic", title: "Rollbacks", body: { text: "Rollbacks use the blue-green switch" } }) },
+  { status: 400, tool: "ump.remember", method: "POST", path: () => "/ump/remember", args: () => ({ kind: "semantic" }) },
+  { status: 200, tool: "ump.get", method: "GET", path: (s) => `/ump/memory/${s.r1}`, args: (s) => ({ id: s.r1 }) },
+  { status: 404, tool: "ump.get", method: "GET", path: () => "/ump/memory/urn:ump:aaaaaaaa", args: () => ({ id: "urn:ump:aaaaaaaa" }) },
+  { status: 200, tool: "ump.recall", method: "POST", path: () => "/ump/recall", args: () => ({ query: "rollback", limit: 5 }) },
+  { status: 200, tool: "ump.revise", method: "POST", path: () => "/ump/revise", args: (s) => ({ id: s.r1, patch: { body: { text: "Rollbacks use the canary switch" } } }) },
+  { status: 200, tool: "ump.get", method: "GET", path: (s) => `/ump/memory/${s.r1}`, args: (s) => ({ id: s.r1 }) },
+  { status: 200, tool: "ump.feedback", method: "POST", path: () => "/ump/feedback", args: (s) => ({ id: s.r2, outcome: "followed", session: "p" }) },
+  { status: 200, tool: "ump.recall", method: "POST", path: () => "/ump/recall", args: () => ({ query: "rollback", scope: { project: "ops" }, filter: { kind: "procedural" } }) },
+  { status: 200, tool: "ump.forget", method: "POST", path: () => "/ump/forget", args: (s) => ({ id: s.r2, reason: "parity" }) },
+  { status: 400, tool: "ump.recall", method: "POST", path: () => "/ump/recall", args: () => ({ query: "rollback", limit: 99 }) },
+  { status: 200, tool: "ump.audit", method: "POST", path: () => "/ump/audit", args: () => ({ limit: 50 }) },
+  { status: 200, tool: "ump.audit.verify", method: "GET", path: () => "/ump/audit/verify", args: () => ({}) },
 ];
 
 describe("MCP and HTTP give identical results", () => {
@@ -68,6 +69,7 @@ describe("MCP and HTTP give identical results", () => {
       const res = await httpStore.req(call.method, call.path(state), call.method === "GET" ? undefined : call.args(state));
       const httpBody = await res.json();
       const viaMcp = await client.callTool({ name: call.tool, arguments: call.args(state) });
+      expect(res.status, `${i} ${call.tool} ${JSON.stringify(httpBody)}`).toBe(call.status);
       if (res.status === 200) {
         expect(viaMcp.isError, `${i} ${call.tool}`).toBeFalsy();
         expect(viaMcp.structuredContent, `${i} ${call.tool}`).toEqual(httpBody);
@@ -80,6 +82,8 @@ describe("MCP and HTTP give identical results", () => {
       if (i === 2) state.r2 = httpBody.id;
     }
     expect(state.r1).toMatch(/^urn:ump:/);
+    expect(state.r2).toMatch(/^urn:ump:/);
+    expect(state.r2).not.toBe(state.r1);
   });
 
   it("lists the nine tools and exposes records as ump://{project}/{id} resources", async () => {

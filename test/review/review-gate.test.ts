@@ -166,6 +166,29 @@ describe("approve and reject (SPEC §3, §4.3)", () => {
     expect((await (await t.req("GET", "/audit?action=approve")).json()).rows).toEqual([]);
   });
 
+  // Issue 27: the digest binds the title and the domain too, not only the content (mutations dropping either survived).
+  it.each([
+    ["the title", "UPDATE proposals SET title = 'Deploy window (old)' WHERE id = ?"],
+    ["the title, from none to some", "UPDATE proposals SET title = 'Added later' WHERE id = ?"],
+    ["the domain", "UPDATE proposals SET domain = 'ops' WHERE id = ?"],
+    ["the kind", "UPDATE proposals SET kind = 'capture' WHERE id = ?"],
+  ])("fails closed with 409 when %s changed after review", async (_what, update) => {
+    t = await openTestMemory();
+    await t.req("POST", "/domains", { name: "ops" });
+    const titled = !update.includes("from none");
+    const { body } = await propose(t, titled ? { title: "Deploy window", content: "Deploy window is 14:00 UTC." } : { content: "Deploy window is 14:00 UTC." });
+    const [view] = await pending(t);
+    await sql(t.dbPath, update, [body.id]);
+    const res = await t.req("POST", `/proposals/${body.id}/approve?digest=${view.content_digest}`);
+    expect(res.status).toBe(409);
+    expect((await res.json()).error).toMatchObject({ code: "digest_mismatch" });
+    expect(await sql(t.dbPath, "SELECT COUNT(*) AS n FROM chunks")).toEqual([{ n: 0 }]);
+    // The re-read row carries a new digest, which approves.
+    const [fresh] = await pending(t);
+    expect(fresh.content_digest).not.toBe(view.content_digest);
+    expect((await t.req("POST", `/proposals/${body.id}/approve?digest=${fresh.content_digest}`)).status).toBe(200);
+  });
+
   it("fails closed with 409 after the hygiene read pipeline is widened, then approves with the re-reviewed digest", async () => {
     const dir = tempDir();
     const first = await openTestMemory({}, {}, dir);
