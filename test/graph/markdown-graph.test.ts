@@ -35,11 +35,11 @@ const NOTE = [
   "",
   "## Storage",
   "",
-  "Balances are derived from journal lines. " + "Padding text keeps this section its own chunk. ".repeat(20),
+  "Balances are derived from journal lines. " + "Padding text keeps this section its own chunk. ".repeat(24),
   "",
   "### Replicas",
   "",
-  "Granite replicates to Dublin. " + "More padding for a separate chunk. ".repeat(20),
+  "Granite replicates to Dublin. " + "More padding for a separate chunk. ".repeat(30),
 ].join("\n");
 
 describe("POST /ingest/markdown builds the graph", () => {
