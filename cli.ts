@@ -16,6 +16,7 @@ import { evalCommand, type EvalOptions } from "./src/cli/eval.ts";
 import { bootServer, openMemoryForRuntime } from "./src/server.ts";
 import { MemoryError } from "./src/core/errors.ts";
 import { createProgress } from "./src/cli/progress.ts";
+import { statusLines } from "./src/cli/status.ts";
 import { type UmpCliOptions, umpExport, umpImport, umpKeygen, umpRevoke, umpToken } from "./src/cli/ump-commands.ts";
 import { reconcileVault } from "./src/files/vault-reconcile.ts";
 import { runMcpStdio } from "./src/mcp/stdio.ts";
@@ -33,7 +34,19 @@ const exit = (code: number): never => {
 const cli = cac("cairn");
 let failed = false;
 
-cli.command("serve", "Run the HTTP service (default 127.0.0.1:8765, libSQL file ./data/cairn.db)").action(async () => {
+cli.command("serve", "Run the HTTP service (default 127.0.0.1:8765, libSQL file ./data/cairn.db)")
+  // Issue 22 item 6: the port and the main settings are environment variables; say so where a user looks first.
+  .usage(`serve
+
+Listens on BIND_ADDR:BIND_PORT (default 127.0.0.1:8765). Settings are environment variables:
+  BIND_ADDR          address to bind (default 127.0.0.1; a public address needs BIND_PUBLIC=1 and a credential)
+  BIND_PORT          port (default 8765)
+  CAIRN_DB_PATH      libSQL file (default ./data/cairn.db); CAIRN_DB_URL for a sqld server
+  AUTH_TOKEN_FILE    bearer token file (or CAIRN_JWT_SECRET_FILE / CAIRN_JWT_PUBLIC_KEY_FILE)
+  CAIRN_WRITE_POSTURE  open (default) or review
+  CAIRN_UMP_KEY_DIR  operator key directory (UMP signatures)
+The full list is in the README (Configuration).`)
+  .action(async () => {
   const booted = await bootServer(readEnv());
   console.log(`cairn ${VERSION} listening on http://${booted.config.bindAddr}:${booted.server.port} (db ${booted.config.dbUrl ?? booted.config.dbPath}, boot ${booted.bootMs} ms)`);
   onShutdown(() => {
@@ -41,18 +54,10 @@ cli.command("serve", "Run the HTTP service (default 127.0.0.1:8765, libSQL file 
   });
 });
 
-cli.command("status", "Print store health: capacity, durability and counts").option("--json", "Print JSON").action(async (o: { json?: boolean }) => {
+cli.command("status", "Print store health: capacity, durability and counts (chunks, entities, relations)").option("--json", "Print JSON").action(async (o: { json?: boolean }) => {
   const memory = await openMemoryForRuntime(parseConfig(readEnv()));
   try {
-    const h = await memory.healthDb();
-    if (o.json) console.log(JSON.stringify(h, null, 2));
-    else {
-      const cap = h.capacity as Record<string, unknown>;
-      const dur = h.durability as Record<string, unknown>;
-      console.log(`status ${h.status}  version ${h.version}  schema ${h.schema_stamp}`);
-      console.log(`docs ${cap.docs}/${cap.max_docs}  db ${cap.db_mib}/${cap.max_db_mib} MiB  rss ${cap.rss_mib}/${cap.max_rss_mib} MiB  capacity ${cap.status}`);
-      console.log(`journal ${dur.journal_mode}  backend ${dur.backend}`);
-    }
+    for (const l of await statusLines(memory, Boolean(o.json))) console.log(l);
   } finally {
     await memory.close();
   }
@@ -226,6 +231,16 @@ cli.command("mcp", "Run the MCP server over stdio (tools ump.*, resources ump://
 cli.help();
 cli.version(VERSION);
 
+/**
+ * Exit codes (issue 22 item 6, README "CLI"): 0 success, 1 a failure (the command ran and something failed),
+ * 2 a usage error (unknown command, missing argument, unknown option, bad option value, invalid configuration).
+ */
+function isUsageError(e: unknown): boolean {
+  if (e instanceof ConfigError) return true;
+  if (isMemoryError(e)) return e.code === "invalid_request";
+  return (e as { name?: string } | null)?.name === "CACError";
+}
+
 async function main(): Promise<void> {
   try {
     cli.parse(["node", "cairn", ...args], { run: false });
@@ -244,7 +259,7 @@ async function main(): Promise<void> {
     if (e instanceof ConfigError) console.error(`cairn: refusing to boot: ${e.message}`);
     else if (isMemoryError(e)) console.error(`cairn: ${e.code}: ${e.message}`);
     else console.error(`cairn: ${(e as Error).message}`);
-    exit(isMemoryError(e) || e instanceof ConfigError ? 2 : 1);
+    exit(isUsageError(e) ? 2 : 1);
   }
 }
 

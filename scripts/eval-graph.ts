@@ -77,8 +77,21 @@ async function vaultEval(emb: Embedder | undefined): Promise<void> {
       for (const c of r.chunks) fileOf.set(c.id, file);
     }
     const size = memory.graph.model.size();
-    const questions = (JSON.parse(readFileSync(join(VAULT, "questions.json"), "utf8")) as { questions: { id: string; question: string; answers: string[] }[] }).questions;
+    const qfile = JSON.parse(readFileSync(join(VAULT, "questions.json"), "utf8")) as { questions: { id: string; question: string; answers: string[] }[]; offtopic?: string[] };
+    const questions = qfile.questions;
     console.log(`\n## graph-eval vault: ${fileOf.size} chunks, ${size.entities} entities, ${size.currentEdges} current edges, ${questions.length} questions\n`);
+    const byType = await memory.db.client.execute("SELECT type, COUNT(*) AS n FROM relations WHERE superseded_at IS NULL GROUP BY type ORDER BY n DESC");
+    console.log(`edges by type: ${byType.rows.map((r) => `${r.type} ${r.n}`).join(", ")}`);
+    const hub = await memory.db.client.execute(`SELECT e.display_name AS name, COUNT(*) AS n FROM relations r JOIN entities e ON e.id = r.to_id
+      WHERE r.superseded_at IS NULL GROUP BY r.to_id ORDER BY n DESC LIMIT 3`);
+    console.log(`biggest hubs (in-degree): ${hub.rows.map((r) => `${r.name} ${r.n}`).join(", ")}\n`);
+    // Off-topic queries (issue 22 item 4): no note answers them, so every hit is padding; count those the graph leg or PRF added.
+    for (const q of qfile.offtopic ?? []) {
+      const r = await memory.recall({ query: q, limit: 5, provenance: true });
+      const hits = r.hits as (Hit & { relevance?: string; provenance?: { fts_rank?: number; vector_rank?: number; prf_expanded?: boolean } })[];
+      const padded = hits.filter((h) => h.provenance?.graph_rank !== undefined && h.provenance?.fts_rank === undefined && h.provenance?.vector_rank === undefined || h.provenance?.prf_expanded);
+      console.log(`off-topic "${q}": ${hits.length} hits (${hits.map((h) => h.relevance).join(",")}), ${padded.length} added by graph/PRF only: ${padded.map((h) => fileOf.get(h.id)).join(", ")}`);
+    }
     const rows: { on: { r5: number; rr: number }; off: { r5: number; rr: number } }[] = [];
     const detail: string[] = [];
     for (const q of questions) {

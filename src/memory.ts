@@ -220,6 +220,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   // The guard accepts capability tokens signed by the current operator key; the UMP layer re-checks them per request.
   security.authenticator.setCapabilityTrust(() => ump.capabilityTrust(umpKey()));
   write.txHooks.push(ump.txHook);
+  review.addPromotionHook(ump.promoted);
   write.indexHooks.push(ump.indexHooks);
   // Every feature's temporal filter composes into the one seam.
   const temporalFilters: TemporalFilter[] = [consolidationFilter, ump.temporalFilter];

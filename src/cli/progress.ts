@@ -1,4 +1,4 @@
-/** A progress bar on a TTY, a one-line summary otherwise (issue: CLI). */
+/** A progress bar on a TTY, one line per step otherwise; the summary on stdout either way (issue 22 item 6). */
 import { stderrIsTTY, writeStderr } from "../runtime/platform.ts";
 
 /** Progress reporter. */
@@ -14,7 +14,11 @@ export function createProgress(total: number, title: string): Progress {
   return {
     tick(label) {
       n++;
-      if (!tty) return;
+      // Issue 22 item 6: off a TTY (a log, a pipe, CI) one plain line per step, so a long run shows it is alive.
+      if (!tty) {
+        writeStderr(`${title} ${n}/${total}${label ? " " + label : ""}\n`);
+        return;
+      }
       const width = 30;
       const filled = total ? Math.round((n / total) * width) : width;
       const bar = "#".repeat(filled) + "-".repeat(width - filled);

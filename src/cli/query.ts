@@ -17,9 +17,13 @@ export async function queryLines(memory: Memory, text: string, k: number, json: 
   const hits = r.hits as Hit[];
   if (r.decision === "low_confidence") return ["no confident answer (decision: low_confidence)"];
   if (!hits.length) return ["no hits"];
-  const lines = ["rank  id      score   leg     title / snippet"];
+  // Issue 22 item 6: each hit shows its title, then its snippet and where it came from (the source path).
+  const lines = ["rank  id      score   leg     title", "      snippet / source"];
   hits.forEach((h, i) => {
-    lines.push(`${String(i + 1).padEnd(5)} ${String(h.id).padEnd(7)} ${h.score.toFixed(4)}  ${String(h.source ?? "").padEnd(7)} ${clip(String(h.title ?? h.snippet ?? ""), 60)}`);
+    lines.push(`${String(i + 1).padEnd(5)} ${String(h.id).padEnd(7)} ${h.score.toFixed(4)}  ${String(h.source ?? "").padEnd(7)} ${clip(String(h.title ?? "(untitled)"), 60)}`);
+    if (h.snippet) lines.push(`      ${clip(String(h.snippet), 100)}`);
+    const link = (h.evidence as { source_link?: string } | undefined)?.source_link;
+    if (link) lines.push(`      source: ${link}`);
   });
   return lines;
 }

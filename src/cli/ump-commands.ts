@@ -85,7 +85,14 @@ export async function umpExport(memory: Memory, o: UmpCliOptions): Promise<strin
 export async function umpImport(memory: Memory, file: string | undefined): Promise<{ lines: string[]; rejected: number }> {
   if (!file) throw new MemoryError("invalid_request", "Give the file to import: cairn ump import <file>");
   const text = await readTextFile(file);
-  const records = /\.(md|markdown)$/i.test(file) ? parseUmpMarkdown(text) : parseUmpJson(text);
+  let records: Record<string, unknown>[];
+  try {
+    records = (/\.(md|markdown)$/i.test(file) ? parseUmpMarkdown(text) : parseUmpJson(text)) as Record<string, unknown>[];
+  } catch (e) {
+    throw notAnExport((e as Error).message);
+  }
+  // Issue 22 item 6: a file of something else is named as such, not reported record by record.
+  if (records.length === 0 || !records.every(looksLikeRecord)) throw notAnExport("expected records with `ump` and `body` members, as `cairn ump export` writes them");
   const out = await memory.ump.importRecords(operatorActor(await memory.ump.operatorDid()), records);
   const lines = out.results.filter((r) => r.result === "rejected").map((r) =>
     `record ${r.index + 1}: rejected: ${"error" in r && r.error ? `${r.error.code}: ${r.error.message}` : "rejected"}`
@@ -93,6 +100,10 @@ export async function umpImport(memory: Memory, file: string | undefined): Promi
   lines.push(`Imported ${records.length} records: ${out.created} created, ${out.merged} merged, ${out.rejected} rejected`);
   return { lines, rejected: out.rejected };
 }
+
+const looksLikeRecord = (r: Record<string, unknown>) =>
+  typeof r === "object" && r !== null && (typeof r.ump === "string" || (typeof r.body === "object" && r.body !== null));
+const notAnExport = (why: string) => new MemoryError("not_ump_export", `The file is not a UMP export: ${why}`);
 
 function base64UrlBytes(s: string): Uint8Array {
   const b64 = s.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((s.length + 3) % 4);

@@ -10,7 +10,8 @@
  *    divided by log2(2 + chunks linked to the entity), so a name that a
  *    thousand chunks mention pulls less than a specific one. Only entities
  *    with a chunk the request may see (the engine's filter: scope,
- *    kinds, since, at, decay, quarantine) seed the walk.
+ *    kinds, since, at, decay, quarantine) seed the walk; a tag never seeds
+ *    it from a hit and never maps its score to chunks (issue 22 item 4).
  * 2. Walk. `personalizedPageRank` (push solver) over the model's CSR:
  *    taxonomy edges weigh 0.1, semantic ones 1.0, mega-hubs dampened
  *    (`ppr-graph.ts`). With `at`, the graph as of then.
@@ -111,6 +112,10 @@ export function runGraphLeg(model: GraphModel, input: GraphLegInput, params: Gra
     return false;
   };
   const specificity = (entityId: number) => 1 / Math.log2(2 + model.chunksOf(entityId).size);
+  // Issue 22 item 4: a tag neither seeds the walk from a hit nor hands its score to the chunks it tags, so a
+  // note that shares only a tag with a hit is never added.
+  const isTag = (entityId: number) =>
+    model.entity(entityId)?.type === "tag" || model.edgesAt(entityId).some((e) => e.type === "tagged_with" && e.to === entityId);
 
   const seeds = new Map<number, number>();
   const querySeeds: number[] = [];
@@ -127,7 +132,7 @@ export function runGraphLeg(model: GraphModel, input: GraphLegInput, params: Gra
   const rankMass = top.map((_, r) => 1 / (r + 1));
   const massTotal = rankMass.reduce((a, b) => a + b, 0);
   top.forEach((chunkId, r) => {
-    const ents = [...model.entitiesOf(chunkId)].filter(visible);
+    const ents = [...model.entitiesOf(chunkId)].filter((id) => visible(id) && !isTag(id));
     for (const id of ents) {
       const w = (hitMass * rankMass[r]) / massTotal / ents.length * specificity(id);
       seeds.set(id, (seeds.get(id) ?? 0) + w);
@@ -157,6 +162,7 @@ export function runGraphLeg(model: GraphModel, input: GraphLegInput, params: Gra
   const entityScore = new Map<number, number>();
   for (const i of order) {
     const entityId = entIds[i], s = entScore[i];
+    if (isTag(entityId)) continue;
     const total = model.linkWeight(entityId, params.subjectLink, params.mentionLink);
     if (total === 0) continue;
     entityScore.set(entityId, s);

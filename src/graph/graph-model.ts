@@ -36,6 +36,8 @@ export interface EntityNode {
   name: string;
   /** Display form. */
   display: string;
+  /** Stored entity type (`note`, `tag`, `heading`, …), when known. */
+  type?: string;
 }
 
 /** An edge version: transaction time as epoch ms, `supersededMs` Infinity while current. */
@@ -47,6 +49,12 @@ export interface EdgeNode {
   createdMs: number;
   supersededMs: number;
 }
+
+/**
+ * The walk leaves `tagged_with` out (issue 22 item 4): two notes that share only a tag are not related, and
+ * in a vault where every person note carries `person`, walking through the tag pads answers with strangers.
+ */
+const WALK = { typeWeights: { tagged_with: 0 } } as const;
 
 /** Options of the model. */
 export interface GraphModelOptions {
@@ -220,7 +228,7 @@ export class GraphModel implements IndexHooks {
     if (atMs !== undefined) {
       if (this.pastView?.atMs !== atMs || this.pastView.version !== this.version) {
         const edges = [...this.edges.values()].filter((e) => inForce(e, atMs));
-        this.pastView = { atMs, version: this.version, graph: buildGraph(edges) };
+        this.pastView = { atMs, version: this.version, graph: buildGraph(edges, WALK) };
       }
       return this.pastView.graph;
     }
@@ -239,12 +247,12 @@ export class GraphModel implements IndexHooks {
   rebuild(): void {
     const edges: EdgeNode[] = [];
     for (const e of this.edges.values()) if (e.supersededMs === Infinity) edges.push(e);
-    this.built = { graph: buildGraph(edges), version: this.version };
+    this.built = { graph: buildGraph(edges, WALK), version: this.version };
   }
 
   private putEntity(e: EntityRow): void {
     if (this.entities.has(e.id)) return;
-    this.entities.set(e.id, { id: e.id, domain: e.domain, name: e.name, display: e.displayName });
+    this.entities.set(e.id, { id: e.id, domain: e.domain, name: e.name, display: e.displayName, ...(e.type !== undefined ? { type: e.type } : {}) });
     const list = this.byName.get(e.name);
     if (list) list.push(e.id);
     else this.byName.set(e.name, [e.id]);

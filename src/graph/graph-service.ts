@@ -20,7 +20,7 @@ import { currentEdgesBetween, edgeById, edgesTouching, entitiesById, entitiesNam
 import { edgeVersionsFor, type EdgeRow, type EntityRow } from "../store/graph-rows.ts";
 import { edgesAt, historyOrder } from "./bitemporal.ts";
 import { kindFilter, traverse, type NodeRef, type TraverseEdge } from "./traverse.ts";
-import { normalizeEntityName } from "./validate.ts";
+import { entityReadKeys } from "./validate.ts";
 
 /** An entity in responses. */
 export interface EntityView {
@@ -105,10 +105,16 @@ function parseDepth(raw: string | undefined): number {
 export function createGraphService(deps: { db: Db; audit?: (ev: { action: string; target: string; detail: Record<string, unknown> }) => Promise<unknown> }): GraphService {
   const ex = deps.db.client;
   const domainOf = (raw: string | undefined) => (raw === undefined || raw === "" ? undefined : normalizeDomainName(raw));
-  const lookup = async (raw: string | undefined, field: string, domain?: string): Promise<EntityRow | undefined> => {
-    const key = normalizeEntityName(raw ?? "", field);
-    return (await entitiesNamed(ex, key, domain))[0];
+  // Issue 22 item 3: reads find any stored name (the SPEC §2.6 pattern is for input).
+  const named = async (raw: string | undefined, field: string, domain?: string): Promise<EntityRow[]> => {
+    for (const key of entityReadKeys(raw ?? "", field)) {
+      const rows = await entitiesNamed(ex, key, domain);
+      if (rows.length) return rows;
+    }
+    return [];
   };
+  const lookup = async (raw: string | undefined, field: string, domain?: string): Promise<EntityRow | undefined> =>
+    (await named(raw, field, domain))[0];
   const namesFor = async (edges: readonly EdgeRow[]) => entitiesById(ex, edges.flatMap((e) => [e.fromId, e.toId]));
 
   return {
@@ -122,10 +128,8 @@ export function createGraphService(deps: { db: Db; audit?: (ev: { action: string
 
     async relations(fromRaw, toRaw, domainRaw) {
       const domain = domainOf(domainRaw);
-      const fromKey = normalizeEntityName(fromRaw ?? "", "from");
-      const toKey = normalizeEntityName(toRaw ?? "", "to");
-      const froms = await entitiesNamed(ex, fromKey, domain);
-      const tos = new Map((await entitiesNamed(ex, toKey, domain)).map((e) => [e.domain, e] as const));
+      const froms = await named(fromRaw, "from", domain);
+      const tos = new Map((await named(toRaw, "to", domain)).map((e) => [e.domain, e] as const));
       // Entities are per domain: the pair is looked up in the first domain that holds both.
       const from = froms.find((f) => tos.has(f.domain));
       if (from === undefined) return { relations: [] };

@@ -6,11 +6,14 @@
  * - The note itself is an entity (its title, type `note`), linked to every
  *   chunk of the note.
  * - `[[relation::entity]]` annotations: `note -relation-> entity`, source
- *   `annotation`, from the chunk holding the annotation (code is ignored).
+ *   `annotation`, from the chunk holding the annotation (code is ignored);
+ *   likewise Basic Memory `- relation [[Target]]` list items, and the
+ *   `#tags` of `- [category] text` observations as `tagged_with` (issue 22).
  * - Front matter `tags` → `note tagged_with tag`, `aliases` → `alias
  *   alias_of note`, source `frontmatter`, from the document's first created chunk.
  * - Nested headings → `heading part_of parent heading` (top-level headings
- *   `part_of` the note), source `heading`, from the first chunk under the heading.
+ *   `part_of` the note), source `heading`, from the first chunk under the
+ *   heading. Heading entities are scoped to the note (`Note - Heading`).
  * - The deterministic linker's verb patterns over each chunk's prose,
  *   source `linker`, from that chunk.
  * Each chunk is also linked to the entities it produced edges for, its
@@ -27,6 +30,7 @@ import { ensureEntity, findEntity, linkEntityChunks } from "../store/graph-rows.
 import { mentionNames } from "./chunk-mentions.ts";
 import { emptyDelta, type GraphSink } from "./graph-delta.ts";
 import { extractAnnotations, extractRelations, headingPartOf, taxonomyEdges } from "./linker.ts";
+import { readVaultLines } from "./relation-lines.ts";
 import { cleanEntityName, truncateEntityName } from "./validate.ts";
 
 /** Where an edge of a markdown document came from (stored in `edge_source`). */
@@ -99,17 +103,36 @@ export function planMarkdownGraph(doc: Omit<MarkdownGraphInput, "now">): Markdow
       if (holder === undefined || rel === undefined || rel.to.toLowerCase() === note.toLowerCase()) continue;
       edge(note, rel.type, rel.to, "annotation", holder.id);
     }
+    // Issue 22 item 4: Basic Memory relation list items and observation tags (`relation-lines.ts`).
+    for (const c of chunks) {
+      const v = readVaultLines(c.text);
+      for (const r of v.relations) if (r.to.toLowerCase() !== note.toLowerCase()) edge(note, r.type, r.to, "annotation", c.id);
+      for (const tag of v.tags) {
+        add(tag, "tag");
+        edge(note, "tagged_with", tag, "annotation", c.id);
+      }
+    }
   }
-  const headingName = (h: string) => cleanEntityName(h.replace(/[*_`]/g, ""));
-  const headings = [...(note !== null ? [{ depth: 0, text: note }] : []), ...doc.parsed.headings.map((h) => ({ depth: h.depth, text: h.text }))];
+  // Issue 22 item 4: a heading entity belongs to its document ("Alice - Observations"), so boilerplate headings
+  // never join unrelated notes; a heading that names the note is the note itself.
+  const scoped = (h: string) => {
+    const clean = cleanEntityName(h.replace(/[*_`]/g, ""));
+    if (clean === null || note === null || clean.toLowerCase() === note.toLowerCase()) return clean ?? h;
+    return truncateEntityName(`${note} - ${clean}`) ?? clean;
+  };
+  const headingName = (h: string) => cleanEntityName(scoped(h));
+  const headings = [...(note !== null ? [{ depth: 0, text: note }] : []), ...doc.parsed.headings.map((h) => ({ depth: h.depth, text: scoped(h.text) }))];
   for (const e of headingPartOf(headings)) {
-    const holder = chunks.find((c) => c.headingPath.some((h) => headingName(h)?.toLowerCase() === e.from.toLowerCase()));
+    const heading = doc.parsed.headings.find((h) => headingName(h.text)?.toLowerCase() === e.from.toLowerCase());
+    // A short note is one chunk (item 5), so a sub-heading's holder is the chunk whose text holds its line.
+    const holder = chunks.find((c) => c.headingPath.some((h) => headingName(h)?.toLowerCase() === e.from.toLowerCase())) ??
+      (heading ? chunks.find((c) => c.text.includes(heading.text)) : undefined);
     if (holder !== undefined) edge(e.from, e.type, e.to, "heading", holder.id);
   }
   for (const c of chunks) {
     for (const h of c.headingPath) {
       const n = headingName(h);
-      if (n !== null) c.subjects.add(add(n));
+      if (n !== null) c.subjects.add(add(n, note !== null && n.toLowerCase() !== note.toLowerCase() ? "heading" : undefined));
     }
     for (const r of extractRelations(c.text)) edge(r.from, r.type, r.to, "linker", c.id);
     const names = new Set(mentionNames(c.text));

@@ -26,11 +26,13 @@ export interface SeedOptions {
 /** Normalised entity names found in `text`, in text order, each once; `isKnown` receives lowercased candidates. */
 export function matchEntityNames(text: string, isKnown: (name: string) => boolean, opts: SeedOptions = {}): string[] {
   const maxWords = Math.max(1, opts.maxWords ?? 6);
+  // Words of every script, as entity names are cleaned (validate.ts `cleanEntityName`).
   const words = text
+    .normalize("NFC")
     .replace(/['’]s\b/g, "")
-    .replace(/['’.](?=[A-Za-z0-9])/g, "")
+    .replace(/['’.](?=[\p{L}\p{N}])/gu, "")
     .toLowerCase()
-    .split(/[^a-z0-9_-]+/)
+    .split(/[^\p{L}\p{M}\p{N}_-]+/u)
     .map((w) => w.replace(/^[-_]+|[-_]+$/g, ""))
     .filter((w) => w.length > 0);
   const found: string[] = [];

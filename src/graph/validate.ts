@@ -93,22 +93,46 @@ export function normalizeRelationType(raw: string): string | null {
   return isRelationType(t) ? t : null;
 }
 
+// Letters and digits of every script are kept (issue 22 item 3: "Zürich", "東京" are names, not "Z rich").
+const OUTSIDE = /[^\p{L}\p{M}\p{N} _-]+/gu;
+const clean = (raw: string) => raw.normalize("NFC").replace(/['’.]/g, "").replace(OUTSIDE, " ").trim().replace(/\s+/g, " ");
+
 /**
  * Lenient entity-name cleaner for free text: drops `'` `’` and `.` inside
- * words ("Node.js" → "Nodejs"), turns every other character outside the
- * charset into a space, collapses spaces. Returns null when nothing is left
- * or the result exceeds 100 characters (callers that must keep long text,
- * like titles, use `truncateEntityName`).
+ * words ("Node.js" → "Nodejs"), turns every character that is not a letter
+ * or digit (of any script), space, `_` or `-` into a space, collapses
+ * spaces. Returns null when nothing is left or the result exceeds 100
+ * characters (callers that must keep long text, like titles, use
+ * `truncateEntityName`).
  */
 export function cleanEntityName(raw: string): string | null {
-  const s = raw.replace(/['’.]/g, "").replace(/[^A-Za-z0-9 _-]+/g, " ").trim().replace(/\s+/g, " ");
+  const s = clean(raw);
   if (s.length === 0 || s.length > GRAPH_LIMITS.nameMax) return null;
   return s;
 }
 
+/**
+ * The keys a graph *read* looks a name up by (issue 22 item 3): the SPEC
+ * §2.6 pattern governs input entities, but a read must find any name ingest
+ * stored, so it takes the name as given (lowercased) and as ingest would
+ * have cleaned it ("Node.js" → "nodejs"). Throws `name_invalid` only for a
+ * blank name, one over 100 characters, or control characters.
+ */
+export function entityReadKeys(raw: unknown, field = "name"): string[] {
+  const given = typeof raw === "string" ? raw.normalize("NFC").trim().replace(/\s+/g, " ") : "";
+  // deno-lint-ignore no-control-regex
+  if (given.length === 0 || given.length > GRAPH_LIMITS.nameMax || /[\u0000-\u001f\u007f]/.test(given)) {
+    throw new MemoryError("name_invalid", `${field} must be 1 to 100 characters`, { field, min: 1, max: GRAPH_LIMITS.nameMax });
+  }
+  const keys = [given.toLowerCase()];
+  const cleaned = cleanEntityName(given)?.toLowerCase();
+  if (cleaned !== undefined && cleaned !== keys[0]) keys.push(cleaned);
+  return keys;
+}
+
 /** Like `cleanEntityName`, but cuts text over 100 characters at the last space that fits. */
 export function truncateEntityName(raw: string): string | null {
-  const s = raw.replace(/['’.]/g, "").replace(/[^A-Za-z0-9 _-]+/g, " ").trim().replace(/\s+/g, " ");
+  const s = clean(raw);
   if (s.length <= GRAPH_LIMITS.nameMax) return s.length === 0 ? null : s;
   const cut = s.slice(0, GRAPH_LIMITS.nameMax + 1);
   const sp = cut.lastIndexOf(" ");

@@ -10,7 +10,7 @@
 import { xxh3Hex } from "../core/content-hash.ts";
 import type { IngestKind, NewChunk } from "../core/types.ts";
 import { GLOBAL_DOMAIN, normalizeDomainName } from "../domains/domain-name.ts";
-import { chunkMarkdown, parseMarkdown, type ParsedMarkdown } from "../markdown/mod.ts";
+import { chunkMarkdown, DEFAULT_MAX_CHARS, parseMarkdown, type ParsedMarkdown } from "../markdown/mod.ts";
 import type { Exec } from "../store/db.ts";
 import { confidenceFor, originFor } from "./confidence.ts";
 import type { WriteContext } from "./context.ts";
@@ -63,6 +63,20 @@ export interface MarkdownIngestResult {
   relationsAdded: number;
 }
 
+/**
+ * The document without its front matter (and the blank lines after it), verbatim, with its line span;
+ * the whole content when there is no front matter; undefined when nothing but front matter is left.
+ */
+function bodySpan(content: string, parsed: ParsedMarkdown): { text: string; startLine: number; endLine: number } | undefined {
+  const endLine = content.split("\n").length;
+  if (parsed.bodyStartLine <= 1) return { text: content, startLine: 1, endLine };
+  const lines = parsed.body.split("\n");
+  let a = 0;
+  while (a < lines.length && lines[a].trim() === "") a++;
+  if (a === lines.length) return undefined;
+  return { text: lines.slice(a).join("\n"), startLine: parsed.bodyStartLine + a, endLine };
+}
+
 /** Validates and writes one markdown document. */
 export async function ingestMarkdown(ctx: WriteContext, raw: unknown, opts: MarkdownIngestOptions = {}): Promise<MarkdownIngestResult> {
   const body = requireObject(raw);
@@ -74,11 +88,17 @@ export async function ingestMarkdown(ctx: WriteContext, raw: unknown, opts: Mark
   const kind = opts.kind ?? "markdown";
   const parsed = parseMarkdown(content);
   const pieces = chunkMarkdown(parsed, { maxChars: opts.maxChars });
-  // A document that fits in one chunk is stored whole and verbatim (front matter included).
-  const parts = opts.whole || pieces.length <= 1
+  const span = bodySpan(content, parsed);
+  // Issue 22 item 5 (README "Markdown chunking"): a body that fits in `maxChars` is one chunk, whatever its
+  // headings; front matter is never chunk text (it is every chunk's `meta.frontmatter`). The vault binding
+  // (`whole`) and a note that is only front matter keep the document verbatim.
+  const parts = opts.whole || span === undefined
     ? [{ text: content, headingPath: pieces[0]?.headingPath ?? [], startLine: 1, endLine: content.split("\n").length }]
+    : span.text.length <= (opts.maxChars ?? DEFAULT_MAX_CHARS) || pieces.length <= 1
+    ? [{ text: span.text, headingPath: pieces[0]?.headingPath ?? [], startLine: span.startLine, endLine: span.endLine }]
     : pieces.map((p) => ({ text: p.text, headingPath: p.headingPath, startLine: p.startLine, endLine: p.endLine }));
   const docMeta: Record<string, unknown> = {};
+  if (parsed.bodyStartLine > 2 && !opts.whole) docMeta.frontmatter = content.split("\n").slice(1, parsed.bodyStartLine - 2).join("\n");
   if (parsed.tags.length) docMeta.tags = parsed.tags;
   if (parsed.aliases.length) docMeta.aliases = parsed.aliases;
   const chunks: NewChunk[] = [];

@@ -48,6 +48,8 @@ export interface ReviewCandidate {
   ingestKind?: IngestKind;
   owner?: string;
   source?: string;
+  /** A UMP door's sealed record (issue 22 item 1): approval stores it under `id`, the id the door handed out. */
+  umpRecord?: { id: string; json: string };
 }
 
 /** The review gate the composition root hands the write doors (built in `src/review/`). */

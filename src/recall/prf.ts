@@ -7,6 +7,7 @@
  */
 import type { Analyzer } from "../lexical/analyzer.ts";
 import { normalizeWord } from "../lexical/analyzer.ts";
+import { feedbackProse } from "./prf-prose.ts";
 
 /** Why PRF did or did not fire (SPEC §2.3 `prf_decision`). */
 export interface PrfDecision {
@@ -21,7 +22,7 @@ export function expansionWords(analyzer: Analyzer, queryTerms: readonly string[]
   const stats = new Map<string, { tf: number; docs: number; surface: string }>();
   for (const text of feedback) {
     const seen = new Set<string>();
-    for (const m of text.matchAll(/[\p{L}][\p{L}\p{N}]{2,}/gu)) {
+    for (const m of feedbackProse(text).matchAll(/[\p{L}][\p{L}\p{N}]{2,}/gu)) {
       const surface = m[0].toLowerCase();
       const term = normalizeWord(surface);
       if (!term || q.has(term) || term.length < 3) continue;

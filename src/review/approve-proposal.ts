@@ -25,11 +25,20 @@ import { decideProposal, getProposal, type ProposalRow } from "../store/proposal
 import { contentDigest } from "./content-digest.ts";
 import type { ReadCanonical } from "./read-canonical.ts";
 
+/**
+ * Runs inside the approval transaction once the chunk the proposal landed on
+ * is known (promoted, or already stored); may return work to run after the
+ * commit (in-memory indexes). The UMP service registers one so an approved
+ * UMP proposal keeps the record id its door handed out (issue 22 item 1).
+ */
+export type PromotionHook = (tx: Exec, p: ProposalRow, chunkId: number) => Promise<(() => Promise<void>) | void>;
+
 /** What approval needs. */
 export interface ApproveDeps {
   ctx: WriteContext;
   audit: AuditService;
   pipeline: ReadCanonical;
+  promotionHooks: PromotionHook[];
 }
 
 /** The promotion result (this project's shape; SPEC §4.3 does not show it). */
@@ -41,6 +50,8 @@ export interface ApproveResult {
   chunk_id: number;
   supersedes?: number;
   link_id?: number;
+  /** The UMP record id the approval stored, when a UMP door filed the proposal (the id its reply handed out). */
+  record_id?: string;
   /** Present (true) when the promoted row was stored flagged: the screen still quarantines it, so it stays out of recall until released through `/quarantine` (SPEC §3). */
   flagged?: true;
 }
@@ -80,6 +91,13 @@ export async function approveProposal(d: ApproveDeps, id: number, o: { digest?: 
     throw new MemoryError("not_found", `memory ${o.supersedes} not found`, { field: "supersedes" });
   }
   let linkId: number | undefined;
+  const after: (() => Promise<void>)[] = [];
+  const promoted = async (tx: Exec, chunkId: number) => {
+    for (const h of d.promotionHooks) {
+      const then = await h(tx, p, chunkId);
+      if (then) after.push(then);
+    }
+  };
   const out = await writeChunk(d.ctx, await chunkFor(p), async (tx, chunkId, now) => {
     await checkedProposal(tx, id, digest, d.pipeline);
     if (o.supersedes !== undefined) {
@@ -89,6 +107,7 @@ export async function approveProposal(d: ApproveDeps, id: number, o: { digest?: 
     if (!(await decideProposal(tx, id, { status: "approved", decidedAt: now, promotedChunkId: chunkId, supersedesChunkId: o.supersedes }))) {
       throw new MemoryError("proposal_not_pending", `proposal ${id} is no longer pending`, undefined, 409);
     }
+    await promoted(tx, chunkId);
   }, "approve", { proposal_id: id, ...(o.supersedes !== undefined ? { supersedes: o.supersedes } : {}) });
   if (out.status === "duplicate") {
     // SPEC §2.7: null promoted_chunk_id means the approval promoted nothing.
@@ -100,6 +119,7 @@ export async function approveProposal(d: ApproveDeps, id: number, o: { digest?: 
         linkId = await insertLink(tx, { kind: "supersedes", from: out.id, to: o.supersedes, status: "approved", basis: { rule: "approval", proposal_id: id }, createdAt: now });
       }
       await decideProposal(tx, id, { status: "approved", decidedAt: now, supersedesChunkId: o.supersedes });
+      await promoted(tx, out.id);
       await d.audit.append(tx, {
         action: "approve", target: `proposal:${id}`,
         detail: { proposal_id: id, duplicate_of: out.id, promoted: false, ...(linkId !== undefined ? { supersedes: o.supersedes, link_id: linkId } : {}) },
@@ -109,6 +129,8 @@ export async function approveProposal(d: ApproveDeps, id: number, o: { digest?: 
   const r: ApproveResult = {
     id, status: "approved", promoted_chunk_id: out.status === "created" ? out.id : null, chunk_status: out.status, chunk_id: out.id,
   };
+  for (const then of after) await then();
+  if (p.umpId !== undefined) r.record_id = p.umpId;
   if (o.supersedes !== undefined) {
     r.supersedes = o.supersedes;
     if (linkId !== undefined) r.link_id = linkId;

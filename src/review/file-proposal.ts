@@ -37,6 +37,8 @@ export interface ProposalInput {
   source?: string;
   /** The sourcing prompt shown on the review view (SPEC §2.7, §8 MAX_SOURCE_PROMPT). */
   sourcePrompt?: string;
+  /** A UMP door's sealed record; approval stores it under its id (issue 22 item 1). */
+  umpRecord?: { id: string; json: string };
 }
 
 /** The filing outcome (this project's shape for `POST /ingest/proposal`). */
@@ -81,6 +83,7 @@ export async function fileProposal(d: FilingDeps, input: ProposalInput): Promise
     const id = await insertProposal(tx, {
       kind, door: input.door, title: input.title, content: input.content, contentHash, domain, ingestKind: input.ingestKind ?? "memory",
       origin, owner: input.owner, source: input.source, sourcePrompt: input.sourcePrompt, score: scored.score,
+      umpId: input.umpRecord?.id, umpRecord: input.umpRecord?.json,
       scoreBreakdown: { score: scored.score, components: scored.components },
       screen: { verdict: verdict.verdict, reasons: verdict.reasons, score: verdict.score }, createdAt: now,
     });

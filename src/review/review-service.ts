@@ -11,7 +11,7 @@ import { MemoryError } from "../core/errors.ts";
 import type { WriteContext } from "../ingest/context.ts";
 import type { ReviewGate } from "../ingest/ports.ts";
 import { getProposal, listProposals, type ProposalStatus } from "../store/proposals.ts";
-import { approveProposal, type ApproveResult } from "./approve-proposal.ts";
+import { approveProposal, type ApproveResult, type PromotionHook } from "./approve-proposal.ts";
 import { fileProposal, type FiledProposal, type ProposalInput } from "./file-proposal.ts";
 import { parseProposalBody } from "./parse-proposal.ts";
 import type { ReadCanonical } from "./read-canonical.ts";
@@ -34,13 +34,15 @@ export interface ReviewService {
   get(id: number, o?: { piiRead?: boolean }): Promise<ProposalView>;
   approve(id: number, o: { digest?: string; supersedes?: number }): Promise<ApproveResult>;
   reject(id: number): Promise<RejectResult>;
+  /** Registers work that runs in the approval transaction (the UMP service: keep the handed-out record id). */
+  addPromotionHook(h: PromotionHook): void;
 }
 
 const STATUSES: readonly string[] = ["pending", "approved", "rejected"];
 
 /** Builds the review service. */
 export function createReviewService(o: { ctx: WriteContext; audit: AuditService; pipeline: ReadCanonical; posture: WritePosture }): ReviewService {
-  const deps = { ctx: o.ctx, audit: o.audit, pipeline: o.pipeline };
+  const deps = { ctx: o.ctx, audit: o.audit, pipeline: o.pipeline, promotionHooks: [] as PromotionHook[] };
   const file = (input: ProposalInput) => fileProposal(deps, input);
   return {
     posture: o.posture,
@@ -62,5 +64,6 @@ export function createReviewService(o: { ctx: WriteContext; audit: AuditService;
     },
     approve: (id, a) => approveProposal(deps, id, a),
     reject: (id) => rejectProposal(deps, id),
+    addPromotionHook: (h) => void deps.promotionHooks.push(h),
   };
 }

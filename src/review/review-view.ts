@@ -3,7 +3,7 @@
  * breakdown, a sourcing prompt, a screen verdict and raw evidence").
  * `title` and `content` are the read-canonical form — exactly the bytes
  * `content_digest` binds — for a reader holding `pii:read`; for any other
- * reader every text field is also PII-redacted (`pii_redacted: true`), while
+ * reader every text field is also PII-redacted (`pii_redacted: true` when any was), while
  * the digest still binds the un-redacted form, so a changed e-mail address
  * fails closed too. `raw_evidence` shows what the read seam hides:
  * the stored bytes' size and SHA-256, how many characters the seam removes,
@@ -59,7 +59,13 @@ export function escapeHidden(text: string): string {
 /** Builds the view under the current pipeline, for a reader with or without `pii:read`. */
 export function proposalView(p: ProposalRow, pipeline: ReadCanonical, o: { piiRead: boolean } = { piiRead: true }): ProposalView {
   const canonical = pipeline.apply(p.content);
-  const out = o.piiRead ? (t: string) => t : redactPii;
+  // Issue 22 item 7: `pii_redacted` says that something was redacted, not merely that the reader lacks `pii:read`.
+  let redacted = false;
+  const out = o.piiRead ? (t: string) => t : (t: string) => {
+    const r = redactPii(t);
+    if (r !== t) redacted = true;
+    return r;
+  };
   const content = out(canonical);
   const bytes = new TextEncoder().encode(p.content);
   const v: ProposalView = {
@@ -74,7 +80,7 @@ export function proposalView(p: ProposalRow, pipeline: ReadCanonical, o: { piiRe
   if (p.title !== undefined) v.title = out(pipeline.apply(p.title));
   if (p.sourcePrompt !== undefined) v.source_prompt = out(pipeline.apply(p.sourcePrompt));
   if (p.source !== undefined) v.source = out(pipeline.apply(p.source));
-  if (!o.piiRead) v.pii_redacted = true;
+  if (redacted) v.pii_redacted = true;
   if (p.origin !== undefined) v.origin = p.origin;
   if (p.owner !== undefined) v.owner = p.owner;
   if (p.decidedAt !== undefined) v.decided_at = p.decidedAt;

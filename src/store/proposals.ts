@@ -32,6 +32,9 @@ export interface ProposalRow {
   decidedAt?: string;
   promotedChunkId: number | null;
   supersedesChunkId?: number;
+  /** Set when a UMP door filed it (issue 22): the id handed out and the sealed record JSON it stands for. */
+  umpId?: string;
+  umpRecord?: string;
 }
 
 /** A proposal before insert. */
@@ -53,6 +56,8 @@ function toRow(r: Row): ProposalRow {
   opt("source", r.source);
   opt("sourcePrompt", r.source_prompt);
   opt("decidedAt", r.decided_at);
+  opt("umpId", r.ump_id);
+  opt("umpRecord", r.ump_record);
   if (r.supersedes_chunk_id !== null && r.supersedes_chunk_id !== undefined) p.supersedesChunkId = Number(r.supersedes_chunk_id);
   return p;
 }
@@ -61,10 +66,11 @@ function toRow(r: Row): ProposalRow {
 export async function insertProposal(ex: Exec, p: NewProposal): Promise<number> {
   const rs = await ex.execute({
     sql: `INSERT INTO proposals (status, kind, door, title, content, content_hash, domain, ingest_kind, origin, owner, source,
-            source_prompt, score, score_breakdown, screen, created_at)
-          VALUES ('pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            source_prompt, score, score_breakdown, screen, created_at, ump_id, ump_record)
+          VALUES ('pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     args: [p.kind, p.door, p.title ?? null, p.content, p.contentHash, p.domain, p.ingestKind, p.origin ?? null, p.owner ?? null,
-      p.source ?? null, p.sourcePrompt ?? null, p.score, JSON.stringify(p.scoreBreakdown), JSON.stringify(p.screen), p.createdAt],
+      p.source ?? null, p.sourcePrompt ?? null, p.score, JSON.stringify(p.scoreBreakdown), JSON.stringify(p.screen), p.createdAt,
+      p.umpId ?? null, p.umpRecord ?? null],
   });
   return Number(rs.lastInsertRowid);
 }
@@ -78,6 +84,12 @@ export async function getProposal(ex: Exec, id: number): Promise<ProposalRow | u
 /** The pending proposal with this content hash, if any. */
 export async function findPendingByHash(ex: Exec, contentHash: string): Promise<ProposalRow | undefined> {
   const rs = await ex.execute({ sql: "SELECT * FROM proposals WHERE content_hash = ? AND status = 'pending' ORDER BY id LIMIT 1", args: [contentHash] });
+  return rs.rows.length ? toRow(rs.rows[0]) : undefined;
+}
+
+/** The newest proposal a UMP door filed for record `umpId`, if any (issue 22 item 1). */
+export async function findProposalByUmpId(ex: Exec, umpId: string): Promise<ProposalRow | undefined> {
+  const rs = await ex.execute({ sql: "SELECT * FROM proposals WHERE ump_id = ? ORDER BY id DESC LIMIT 1", args: [umpId] });
   return rs.rows.length ? toRow(rs.rows[0]) : undefined;
 }
 

@@ -8,7 +8,8 @@
  */
 import { MemoryError } from "../core/errors.ts";
 import { requireRead, type UmpActor } from "./actor.ts";
-import { assertIntact, loadRecord, parseRecordId, viewRecord } from "./load-record.ts";
+import { assertIntact, findRecord, parseRecordId, viewRecord } from "./load-record.ts";
+import { pendingReview } from "./promote-record.ts";
 import type { UmpRecord } from "./types.ts";
 import type { UmpDeps } from "./ump-deps.ts";
 
@@ -22,7 +23,12 @@ export interface GetResult {
 /** Reads one record. */
 export async function getRecord(d: UmpDeps, actor: UmpActor, rawId: unknown): Promise<GetResult> {
   const id = parseRecordId(rawId);
-  const { row, record } = await loadRecord(d.db.client, id);
+  const found = await findRecord(d.db.client, id);
+  if (!found) {
+    await pendingReview(d, id);
+    throw new MemoryError("not_found", "record not found", { id });
+  }
+  const { row, record } = found;
   if (row.status === "tombstoned") throw new MemoryError("not_found", "record not found", { id });
   requireRead(actor, record.scope);
   await assertIntact(record);

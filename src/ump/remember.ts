@@ -89,6 +89,7 @@ export async function proposeIfReview(d: UmpDeps, record: UmpRecord, door: strin
   const p = await gate.file({
     content: record.body.text, title: record.title, door, ingestKind: "memory", origin: ORIGIN[record.provenance?.actor_kind ?? "agent"] ?? "agent",
     owner: record.scope.owner, source: `ump:${record.id}`.slice(0, 64),
+    umpRecord: { id: record.id, json: JSON.stringify(record) },
   });
   return { status: "pending", proposal_id: p.id };
 }

@@ -31,6 +31,9 @@ import { isLive, loadUmpIndex, umpTemporalFilter } from "./ump-index.ts";
 import { materializeAllChunks } from "./export-records.ts";
 import type { TemporalFilter } from "../recall/ports.ts";
 import { umpObject } from "./_fields.ts";
+import { promoteRecord } from "./promote-record.ts";
+import type { Exec } from "../store/db.ts";
+import type { ProposalRow } from "../store/proposals.ts";
 
 /** Every UMP operation. */
 export interface UmpService {
@@ -68,6 +71,8 @@ export interface UmpService {
   /** A record as stored, verified, without the read seam (for files). */
   storedRecord(actor: UmpActor, id: string): Promise<UmpRecord>;
   sweepRetention(): Promise<string[]>;
+  /** The review service's promotion hook: an approved UMP proposal stores the record under the id its door handed out. */
+  promoted(tx: Exec, p: ProposalRow, chunkId: number): Promise<(() => Promise<void>) | void>;
 }
 
 /** Builds the service over its dependencies (loads the metadata index). */
@@ -148,5 +153,6 @@ export async function createUmpService(base: Omit<UmpDeps, "index" | "events" | 
       return visible.length > o.limit ? { items, next: String(page[page.length - 1].seq) } : { items };
     },
     sweepRetention: () => sweepRetention(d),
+    promoted: (tx, p, chunkId) => promoteRecord(d, tx, p, chunkId),
   };
 }

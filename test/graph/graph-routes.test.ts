@@ -207,7 +207,7 @@ describe("GET /graph/relationships/{id}/history (SPEC §4.6)", () => {
 });
 
 describe("GET /graph/entity and /graph/relations (SPEC §4.6)", () => {
-  it("returns the entity with its current one-hop relations, 404 for unknown, 400 for a bad name", async () => {
+  it("returns the entity with its current one-hop relations, 404 for unknown (any charset: issue 22), 400 for a blank or over-long name", async () => {
     await ingest({ entities: [{ name: "Ledger" }, { name: "Granite" }, { name: "Ferry" }], relations: [{ from: "Ledger", to: "Granite", type: "depends_on" }, { from: "Ferry", to: "Ledger", type: "feeds" }] });
     tick();
     await ingest({ relations: [{ from: "Ledger", to: "Granite", type: "depends_on", valid_at: "2024-01-01" }] });
@@ -216,7 +216,8 @@ describe("GET /graph/entity and /graph/relations (SPEC §4.6)", () => {
       .toEqual(["Ferry feeds Ledger", "Ledger depends_on Granite"]);
     for (const x of r.relations) expect(Object.values(x).includes(null)).toBe(false);
     expect((await t.req("GET", "/graph/entity/nobody")).status).toBe(404);
-    const bad = await t.req("GET", `/graph/entity/${encodeURIComponent("no/slash")}`);
+    expect((await t.req("GET", `/graph/entity/${encodeURIComponent("no/slash")}`)).status).toBe(404);
+    const bad = await t.req("GET", `/graph/entity/${"x".repeat(101)}`);
     expect((await bad.json()).error.code).toBe("name_invalid");
   });
 

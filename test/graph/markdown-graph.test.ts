@@ -35,11 +35,11 @@ const NOTE = [
   "",
   "## Storage",
   "",
-  "Balances are derived from journal lines. " + "Padding text keeps this section its own chunk. ".repeat(20),
+  "Balances are derived from journal lines. " + "Padding text keeps this section its own chunk. ".repeat(24),
   "",
   "### Replicas",
   "",
-  "Granite replicates to Dublin. " + "More padding for a separate chunk. ".repeat(20),
+  "Granite replicates to Dublin. " + "More padding for a separate chunk. ".repeat(30),
 ].join("\n");
 
 describe("POST /ingest/markdown builds the graph", () => {
@@ -54,8 +54,9 @@ describe("POST /ingest/markdown builds the graph", () => {
       ["Ledger -tagged_with-> payments [frontmatter]", res.chunks[0].id],
       ["Ledger Service -alias_of-> Ledger [frontmatter]", res.chunks[0].id],
       ["Ledger -owned_by-> Payments Team [annotation]", chunkOf("Ledger")],
-      ["Storage -part_of-> Ledger [heading]", chunkOf("Storage")],
-      ["Replicas -part_of-> Storage [heading]", chunkOf("Replicas")],
+      // Heading entities are scoped to their note (issue 22 item 4).
+      ["Ledger - Storage -part_of-> Ledger [heading]", chunkOf("Storage")],
+      ["Ledger - Replicas -part_of-> Ledger - Storage [heading]", chunkOf("Replicas")],
       ["Ledger -depends_on-> Granite [linker]", chunkOf("Ledger")],
       ["Night Owls -on_call_for-> Ledger [linker]", chunkOf("Ledger")],
     ];
@@ -64,7 +65,7 @@ describe("POST /ingest/markdown builds the graph", () => {
     expect(res).toMatchObject({ relationsAdded: expected.length });
     // Entities are lowercased internally and typed where the source says what they are.
     const types = (await t.memory.db.client.execute("SELECT name, type FROM entities WHERE type IS NOT NULL ORDER BY name")).rows.map((r) => `${r.name}:${r.type}`);
-    expect(types).toEqual(["ledger:note", "payments:tag", "service:tag"]);
+    expect(types).toEqual(["ledger:note", "ledger - replicas:heading", "ledger - storage:heading", "payments:tag", "service:tag"]);
   });
 
   it("re-ingesting the same document writes no edges; a new note reuses existing entities", async () => {
@@ -93,7 +94,7 @@ describe("POST /ingest/markdown builds the graph", () => {
     const res = await (await t.req("POST", "/ingest/markdown", { title: "Ledger", content: NOTE })).json();
     const replicas = res.chunks.find((c: { heading_path: string[] }) => c.heading_path.at(-1) === "Replicas").id;
     const rs = await t.memory.db.client.execute({ sql: `SELECT e.display_name AS n, l.subject FROM entity_chunks l JOIN entities e ON e.id = l.entity_id WHERE l.chunk_id = ? ORDER BY e.name`, args: [replicas] });
-    expect(rs.rows.map((r) => `${r.n}:${r.subject}`)).toEqual(["Dublin:0", "Granite:0", "Ledger:1", "Replicas:1", "Storage:1"]);
+    expect(rs.rows.map((r) => `${r.n}:${r.subject}`)).toEqual(["Dublin:0", "Granite:0", "Ledger:1", "Ledger - Replicas:1", "Ledger - Storage:1"]);
     // Deleting the chunk drops its links (a trigger), not its edges.
     const edgesBefore = (await edges()).length;
     await t.req("DELETE", `/memory/${replicas}`);

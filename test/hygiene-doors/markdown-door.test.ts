@@ -23,18 +23,19 @@ Note: <think>kept</think> the ledger [[depends_on::Postgres]] settles nightly.
 `;
 
 describe("POST /ingest/markdown", () => {
-  it("stores a short document whole and byte-identical, stamped markdown, with tags, aliases and annotations kept", async () => {
+  it("stores a short document as one chunk, its body verbatim, front matter as metadata (issue 22), stamped markdown, with tags, aliases and annotations kept", async () => {
     const res = await t.req("POST", "/ingest/markdown", { title: "Ledger", content: SHORT });
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body).toMatchObject({ status: "created", domain: "global", chunks: [{ status: "created", heading_path: ["Ledger service"], line_start: 1 }] });
+    expect(body).toMatchObject({ status: "created", domain: "global", chunks: [{ status: "created", heading_path: ["Ledger service"], line_start: 5 }] });
     expect(res.headers.get("deprecation")).toBeNull();
     const [r] = await rows("SELECT content, source, origin, meta FROM chunks");
-    expect(r.content).toBe(SHORT);
+    const fmEnd = SHORT.indexOf("\n---\n") + 5;
+    expect(r.content).toBe(SHORT.slice(fmEnd).replace(/^\n+/, ""));
     expect(r.source).toBe("markdown");
     expect(r.origin).toBe("imported");
     const meta = JSON.parse(String(r.meta));
-    expect(meta).toMatchObject({ tags: ["ops", "payments"], aliases: ["Ledger"], annotations: ["[[depends_on::Postgres]]"] });
+    expect(meta).toMatchObject({ tags: ["ops", "payments"], aliases: ["Ledger"], annotations: ["[[depends_on::Postgres]]"], frontmatter: SHORT.slice(4, fmEnd - 5) });
   });
 
   it("splits a long document into heading-aware chunks with line spans, in one transaction", async () => {
