@@ -5,7 +5,8 @@
 export default {
   testRunner: "vitest",
   plugins: ["@stryker-mutator/vitest-runner"],
-  vitest: { configFile: "vitest.config.ts" },
+  vitest: { configFile: "vitest.mutate.config.ts" },
+  dryRunTimeoutMinutes: 30,
   coverageAnalysis: "perTest",
   mutate: [
     "src/hygiene/**/*.ts",

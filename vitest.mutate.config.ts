@@ -1,0 +1,26 @@
+import { defineConfig } from "vitest/config";
+
+// The suite Stryker runs against mutants of the trust core (stryker.config.mjs): the tests of those folders, without the
+// ones that spawn whole CLI or server processes (a mutant in a spawned process is invisible to Stryker's coverage).
+export default defineConfig({
+  test: {
+    include: [
+      "test/hygiene/**/*.test.ts",
+      "test/hygiene-doors/**/*.test.ts",
+      "test/review/**/*.test.ts",
+      "test/audit/**/*.test.ts",
+      "test/erasure/erasure.test.ts",
+      "test/erasure/snapshot-guard.test.ts",
+      "test/authz/**/*.test.ts",
+      "test/auth/**/*.test.ts",
+      "test/ump/capability-token.test.ts",
+      "test/ump/sign.test.ts",
+      "test/ump/auth-errors.test.ts",
+      "test/limits/**/*.test.ts",
+    ],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+  },
+});
