@@ -6,6 +6,7 @@
 import type { Config } from "./config/config.ts";
 import { parseConfig } from "./config/parse-config.ts";
 import { createApp } from "./http/app.ts";
+import { parserRefusal } from "./http/parser-refusal.ts";
 import { decodeSnapshotFile, encodeSnapshotFile } from "./lexical/snapshot-file.ts";
 import { openMemory, type Memory } from "./memory.ts";
 import { loadCrossEncoder, loadEmbedder } from "./runtime/model-loader.ts";
@@ -60,7 +61,9 @@ export async function bootServer(env: Record<string, string | undefined>, portOv
     const openapiYaml = await readTextFile(`${packageRoot()}/openapi.yaml`);
     const app = createApp(memory, { openapiYaml });
     // The adapter passes the socket peer as `c.env.remoteAddr` (rate limiting, loopback posture).
-    const server = await serveFetch((req, env) => app.fetch(req, env), { hostname: config.bindAddr, port: portOverride ?? config.bindPort });
+    const server = await serveFetch((req, env) => app.fetch(req, env), {
+      hostname: config.bindAddr, port: portOverride ?? config.bindPort, refusal: parserRefusal,
+    });
     // SPEC §8: connection and RSS watchdogs tick every 30 s and only log (RSS may exit under CAIRN_RSS_RESTART=1).
     const watchdog = setInterval(() => {
       memory.security.slots.tick(Date.now());

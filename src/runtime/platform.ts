@@ -121,10 +121,18 @@ export interface PeerBindings {
   remoteAddr?: string;
 }
 
+/** A complete answer the adapter writes itself for a request the HTTP parser refused (see src/http/parser-refusal.ts). */
+export interface RawRefusal {
+  status: number;
+  reason: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
 /** Serves a fetch handler on hostname:port (port 0 only in tests: the CLI refuses it at config). */
 export async function serveFetch(
   fetch: (req: Request, env: PeerBindings) => Response | Promise<Response>,
-  opts: { hostname: string; port: number },
+  opts: { hostname: string; port: number; refusal?: (kind: "malformed" | "header_overflow" | "internal") => RawRefusal },
 ): Promise<RunningServer> {
   if (isDeno) {
     let resolvePort: (p: number) => void;
@@ -134,17 +142,36 @@ export async function serveFetch(
     const port = await ready;
     return { port, close: () => server.shutdown() };
   }
-  const { serve } = await import("@hono/node-server");
+  const { getRequestListener } = await import("@hono/node-server");
+  const { createServer } = await import("node:http");
   // deno-lint-ignore no-explicit-any
   const handler = (req: Request, env: any) => fetch(req, { remoteAddr: env?.incoming?.socket?.remoteAddress });
+  const refusal = opts.refusal;
+  // A target the adapter cannot turn into a Request (`/\\x`, a bad Host) reaches errorHandler: answer with the envelope.
+  const errorHandler = refusal && ((e: unknown) => {
+    const r = refusal((e as Error)?.name === "RequestError" ? "malformed" : "internal");
+    return new Response(r.body, { status: r.status, headers: r.headers });
+  });
+  const server = createServer(getRequestListener(handler, { hostname: opts.hostname, errorHandler }));
+  // Node's parser refuses unknown methods and oversized heads before any handler runs; by default it writes an
+  // empty 400/431. With a listener it writes nothing, so the answer (envelope, X-Api-Version) is ours.
+  if (refusal) {
+    server.on("clientError", (err: { code?: string }, socket) => {
+      if (err.code === "ECONNRESET" || !socket.writable) return void socket.destroy();
+      const r = refusal(err.code === "HPE_HEADER_OVERFLOW" ? "header_overflow" : "malformed");
+      const head = Object.entries(r.headers).map(([k, v]) => `${k}: ${v}\r\n`).join("");
+      socket.end(`HTTP/1.1 ${r.status} ${r.reason}\r\n${head}\r\n${r.body}`);
+    });
+  }
   return await new Promise<RunningServer>((resolve, reject) => {
-    const server = serve({ fetch: handler, hostname: opts.hostname, port: opts.port }, (info: { port: number }) => {
+    server.once("error", reject);
+    server.listen(opts.port, opts.hostname, () => {
+      const a = server.address();
       resolve({
-        port: info.port,
+        port: typeof a === "object" && a !== null ? a.port : opts.port,
         close: () => new Promise<void>((r) => server.close(() => r())),
       });
     });
-    server.on("error", reject);
   });
 }
 
