@@ -123,6 +123,8 @@ export interface Memory {
   readonly ump: UmpService;
   /** File sources of the vault binding and the orphan sweep (SPEC §4.4 `/sources/reconcile`). */
   readonly sources: SourceService;
+  /** The operational log (one JSON line per event; issue 23 §2: every 500 logs one, with its request id). */
+  log(level: "warn" | "error", message: string, fields: Record<string, unknown>): void;
   /** Registers an index kept in step with writes. */
   addIndexHooks(h: IndexHooks): void;
   /** Registers an in-transaction hook (audit rows). */
@@ -251,6 +253,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     security, webhooks,
     onErasure: (l) => webhooks.onErasure(l),
     emitErasure: (n) => webhooks.emitErasure(n),
+    log,
     addIndexHooks: (h) => void write.indexHooks.push(h),
     addTxHook: (h) => void write.txHooks.push(h),
     close: async () => {

@@ -23,6 +23,8 @@ import { endpointOf, paramsOf } from "./endpoint.ts";
 import { GATES, gateKey, PUBLIC_ROUTES } from "./gates.ts";
 import { checkBodyType, checkHostAndOrigin, hasBody } from "./browser-posture.ts";
 import { limitBody } from "./too-large.ts";
+import { mediaTypeOf } from "./media-types.ts";
+import { requireWellFormedJson } from "./well-formed.ts";
 import "./principal.ts";
 
 /** SPEC §8: request body limit. */
@@ -70,12 +72,15 @@ export function installGuard(app: Hono, memory: Memory): void {
     return ep && gateKey(ep.method, ep.pattern) === IMPORT_ROUTE ? MAX_IMPORT_SIZE : MAX_REQUEST_SIZE;
   }));
   app.use("*", authorize(memory));
-  app.use("*", (c, next) => {
+  app.use("*", async (c, next) => {
     const ep = endpointOf(c);
     if (ep && c.req.method !== "GET" && c.req.method !== "HEAD" && c.req.method !== "OPTIONS") {
-      checkBodyType(gateKey(ep.method, ep.pattern), c.req.header("content-type"), hasBody(c.req.header("content-length"), c.req.header("transfer-encoding")));
+      const type = c.req.header("content-type");
+      checkBodyType(gateKey(ep.method, ep.pattern), type, hasBody(c.req.header("content-length"), c.req.header("transfer-encoding")));
+      // Issue 23 §2: lone surrogates are refused, not stored as U+FFFD (c.req caches the text for the route).
+      if (type !== undefined && mediaTypeOf(type) === "application/json") requireWellFormedJson(await c.req.text());
     }
-    return next();
+    await next();
   });
 }
 
