@@ -51,7 +51,10 @@ cli.command("status", "Print store health: capacity, durability and counts").opt
       const dur = h.durability as Record<string, unknown>;
       console.log(`status ${h.status}  version ${h.version}  schema ${h.schema_stamp}`);
       console.log(`docs ${cap.docs}/${cap.max_docs}  db ${cap.db_mib}/${cap.max_db_mib} MiB  rss ${cap.rss_mib}/${cap.max_rss_mib} MiB  capacity ${cap.status}`);
-      console.log(`journal ${dur.journal_mode}  backend ${dur.backend}`);
+      console.log(`journal ${dur.journal_mode}  synchronous ${dur.synchronous ?? "-"}  durability ${h.durability_setting}  backend ${dur.backend}`);
+      // SPEC §3: the shutdown stamp; an unclean last shutdown points the operator at the morning check.
+      const sd = h.shutdown as { last_shutdown: string; server_running: boolean; pid?: number };
+      console.log(`last shutdown ${sd.last_shutdown}${sd.server_running ? `  server running (pid ${sd.pid})` : ""}${sd.last_shutdown === "unclean" ? "  — run `cairn check-consistency`" : ""}`);
     }
   } finally {
     await memory.close();

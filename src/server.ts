@@ -13,7 +13,7 @@ import { loadCrossEncoder, loadEmbedder } from "./runtime/model-loader.ts";
 import { dirKeyring } from "./runtime/ump-keyring.ts";
 import {
   ensureParentDir, exitProcess, packageRoot, readBytes, readSecretFile, readTextFile, resolveHost, rssBytes, serveFetch, writeFileAtomic, type RunningServer,
-  fileExists, settleHeapAfterBoot, loadSnapshotOffThread,
+  fileExists, settleHeapAfterBoot, loadSnapshotOffThread, ownerOnlyFiles, processAlive, processId,
 } from "./runtime/platform.ts";
 
 /** A booted server. */
@@ -27,7 +27,11 @@ export interface BootedServer {
 
 /** Opens the memory for a config with this runtime's ports. */
 export async function openMemoryForRuntime(config: Config): Promise<Memory> {
-  if (!config.dbUrl) await ensureParentDir(config.dbPath);
+  if (!config.dbUrl) {
+    // Issue 23 §4: the database, its WAL, the snapshot and temp files are owner-only; a fresh data dir 0700.
+    await ownerOnlyFiles(["", "-wal", "-shm", ".lexical.snap"].map((s) => `${config.dbPath}${s}`));
+    await ensureParentDir(config.dbPath);
+  }
   // The lexical snapshot lives beside a local database file; a remote server rebuilds it at boot.
   // A binary container (src/lexical/snapshot-file.ts) so boot skips parsing megabytes of base64. On Node its
   // decode starts now on a worker, beside the embedder, label and vector loads (README "Recall": boot).
@@ -48,6 +52,7 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
   keyring.currentSync();
   return await openMemory(config, {
     rssBytes, embedder, crossEncoder, snapshots, readSecretFile, resolveHost, exit: exitProcess, umpKey: () => keyring.currentSync(),
+    pid: processId(), pidAlive: processAlive,
   });
 }
 
@@ -57,6 +62,9 @@ export async function bootServer(env: Record<string, string | undefined>, portOv
   const config = parseConfig(env);
   const memory = await openMemoryForRuntime(config);
   try {
+    // SPEC §3: this process now serves the store; a clean close stamps it clean, a boot that finds it running reports unclean.
+    const last = await memory.markServing();
+    if (last.last_shutdown === "unclean") console.warn(JSON.stringify({ level: "warn", message: "last shutdown was unclean: run `cairn check-consistency`" }));
     await memory.ump.sweepRetention();
     const openapiYaml = await readTextFile(`${packageRoot()}/openapi.yaml`);
     const app = createApp(memory, { openapiYaml });

@@ -91,13 +91,45 @@ export function loadSnapshotOffThread(path: string): Promise<unknown> | undefine
   })().catch(() => undefined);
 }
 
-/** Creates the parent directory of a file path (for the default ./data/ database). */
+/** Creates the parent directory of a file path (for the default ./data/ database); directories it creates are owner-only (0700). */
 export async function ensureParentDir(path: string): Promise<void> {
   const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
   if (i <= 0) return;
   const dir = path.slice(0, i);
-  if (isDeno) await g.Deno.mkdir(dir, { recursive: true });
-  else await (await import("node:fs/promises")).mkdir(dir, { recursive: true });
+  if (isDeno) await g.Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  else await (await import("node:fs/promises")).mkdir(dir, { recursive: true, mode: 0o700 });
+}
+
+/**
+ * Issue 23 §4: the store's files hold personal data, so everything this process creates from now on is
+ * owner-only (umask 077: files 0600, directories 0700), and the given existing files are narrowed to 0600.
+ */
+export async function ownerOnlyFiles(existing: string[]): Promise<void> {
+  if (isDeno) {
+    try { g.Deno.umask?.(0o077); } catch { /* umask is unstable on some Deno builds */ }
+    for (const p of existing) await g.Deno.chmod(p, 0o600).catch(() => undefined);
+    return;
+  }
+  g.process.umask(0o077);
+  const fs = await import("node:fs/promises");
+  for (const p of existing) await fs.chmod(p, 0o600).catch(() => undefined);
+}
+
+/** This process's id. */
+export function processId(): number {
+  return isDeno ? g.Deno.pid : g.process.pid;
+}
+
+/** Whether a process with this id runs (a signal-0 probe; EPERM means it exists under another user). */
+export function processAlive(pid: number): boolean {
+  if (!(pid > 0)) return false;
+  try {
+    if (isDeno) g.Deno.kill(pid, "SIGCONT");
+    else g.process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as { code?: string })?.code === "EPERM";
+  }
 }
 
 /** The directory holding package.json, openapi.yaml and assets/ (the repo root). */
