@@ -27,7 +27,7 @@ export interface FuzzRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
-  body?: string | Uint8Array;
+  body?: string;
 }
 
 /** Strings that broke parsers before: escapes, surrogates, control characters, numbers in disguise, huge text. */
