@@ -25,6 +25,9 @@ import type { SnapshotStore } from "./recall/load-index.ts";
 import { checkConsistency, type ConsistencyCheck } from "./consistency/check-consistency.ts";
 import { createErasureService, type ErasureService } from "./erasure/erasure-service.ts";
 import { createSnapshotGuard } from "./erasure/snapshot-guard.ts";
+import { createWalGuard } from "./erasure/wal-guard.ts";
+import { describeShutdown, type ShutdownReport } from "./ops/shutdown-report.ts";
+import { readShutdownStamp, writeShutdownStamp, type ShutdownStamp } from "./store/shutdown-stamp.ts";
 import { createConsolidateService, type ConsolidateService } from "./review/consolidate-service.ts";
 import { defaultReadCanonical, type ReadCanonical } from "./review/read-canonical.ts";
 import { cachedTemporalSource } from "./review/link-cache.ts";
@@ -67,6 +70,9 @@ export interface MemoryPorts {
   exit?: (code: number) => void;
   /** Operational log sink; defaults to console. */
   log?: (level: "warn" | "error", message: string, fields: Record<string, unknown>) => void;
+  /** This process's id and a liveness probe for another (the shutdown stamp, issue 23 §5); absent → 0 and "not alive". */
+  pid?: number;
+  pidAlive?: (pid: number) => boolean;
   /** The UMP operator seed, re-read on every call so rotation applies at once (SPEC §5 item 5); absent → no key, conformance L2. */
   umpKey?: () => Uint8Array | undefined;
 }
@@ -109,8 +115,12 @@ export interface Memory {
   readonly consolidate: ConsolidateService;
   /** Purge, data-subject erasure, deletion certificates (SPEC §1 item 6, §4.4). */
   readonly erasure: ErasureService;
-  /** `cairn check-consistency`. */
+  /** `cairn check-consistency`: the store's invariants plus the shutdown stamp (the morning check, issue 23 §5). */
   checkConsistency(): Promise<{ ok: boolean; checks: ConsistencyCheck[] }>;
+  /** Marks this process as the store's server (boot stamp); the close then stamps a clean shutdown. Returns how the last run ended. */
+  markServing(): Promise<ShutdownReport>;
+  /** How the last run ended, and whether a server runs now. */
+  shutdownReport(): Promise<ShutdownReport>;
   /** Authentication, authorization, rate limits, metrics and watchdogs (SPEC §5, §8; issue 8). */
   readonly security: SecurityServices;
   /** Opt-in outbound webhooks: system alerts and the erasure event port (SPEC §6; issue 8). */
@@ -123,6 +133,8 @@ export interface Memory {
   readonly ump: UmpService;
   /** File sources of the vault binding and the orphan sweep (SPEC §4.4 `/sources/reconcile`). */
   readonly sources: SourceService;
+  /** The operational log (one JSON line per event; issue 23 §2: every 500 logs one, with its request id). */
+  log(level: "warn" | "error", message: string, fields: Record<string, unknown>): void;
   /** Registers an index kept in step with writes. */
   addIndexHooks(h: IndexHooks): void;
   /** Registers an in-transaction hook (audit rows). */
@@ -134,7 +146,7 @@ export interface Memory {
 export async function openMemory(config: Config, ports: MemoryPorts): Promise<Memory> {
   // Secret files are read (and their modes checked) before anything opens: a bad one refuses boot (issue 8).
   const secrets = await loadSecrets(config, ports.readSecretFile);
-  const db = await openStore(config.dbUrl ? { url: config.dbUrl, authToken: config.dbAuthToken } : { path: config.dbPath });
+  const db = await openStore(config.dbUrl ? { url: config.dbUrl, authToken: config.dbAuthToken } : { path: config.dbPath, durability: config.durability });
   const clock = ports.clock ?? (() => new Date());
   if (ports.embedder) await ensureVectorTable(db.client, ports.embedder.id, ports.embedder.dim);
   const audit = createAuditService(db, clock);
@@ -178,6 +190,9 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   // The on-disk lexical snapshot must not outlive a removal (src/erasure/snapshot-guard.ts); a stale one found at boot goes too.
   const snapshotGuard = createSnapshotGuard(ports.snapshots, (e) => (ports.log ?? defaultLog)("warn", "lexical snapshot invalidation failed", { error: String(e) }));
   write.indexHooks.push(snapshotGuard);
+  // Issue 23 §4: after any removal the WAL is folded in and truncated, so erased text leaves `-wal` too.
+  const walGuard = createWalGuard(db, (e) => (ports.log ?? defaultLog)("warn", "WAL checkpoint after erasure failed", { error: String(e) }));
+  write.indexHooks.push(walGuard);
   if (recallEngine.lexicalSource === "rebuilt") {
     snapshotGuard.invalidate();
     await snapshotGuard.settled();
@@ -185,8 +200,8 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const erasure: ErasureService = {
     ...erasureCore,
     // Answer only once the snapshot file no longer holds the erased text.
-    async purge(b) { const r = await erasureCore.purge(b); await snapshotGuard.settled(); return r; },
-    async dsar(b) { const r = await erasureCore.dsar(b); await snapshotGuard.settled(); return r; },
+    async purge(b) { const r = await erasureCore.purge(b); await snapshotGuard.settled(); await walGuard.settled(); return r; },
+    async dsar(b) { const r = await erasureCore.dsar(b); await snapshotGuard.settled(); await walGuard.settled(); return r; },
   };
   // --- end governance ---
   // --- auth, limits and outbound (issue 8) ---
@@ -230,6 +245,11 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   });
   // --- end ump ---
   let closed = false;
+  let serving: ShutdownStamp | undefined;
+  const pid = ports.pid ?? 0;
+  const alive = (p: number) => (p === pid && serving !== undefined) || (ports.pidAlive?.(p) ?? false);
+  const shutdownReport = async () => describeShutdown(await readShutdownStamp(db.client), alive);
+  healthDeps.sections.push(async () => ({ shutdown: await shutdownReport(), durability_setting: config.durability }));
   return {
     config, db, write, domains, audit, ump, sources,
     ingest: (body) => ingestStructured(write, body),
@@ -242,9 +262,29 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     graph,
     recallEngine,
     recall: (body, opts) => recallEngine.recall(body, opts),
-    deleteMemory: (rawId) => deleteMemory(write, parseChunkId(rawId)),
+    deleteMemory: async (rawId) => {
+      const r = await deleteMemory(write, parseChunkId(rawId));
+      await snapshotGuard.settled();
+      await walGuard.settled();
+      return r;
+    },
     review, consolidate, erasure,
-    checkConsistency: () => checkConsistency(db.client),
+    checkConsistency: async () => {
+      const r = await checkConsistency(db.client);
+      const s = await shutdownReport();
+      const check: ConsistencyCheck = s.last_shutdown === "unclean"
+        ? { name: "clean_shutdown", ok: false, count: 1, detail: `the server (pid ${s.pid}) did not shut down cleanly after booting at ${s.booted_at}` }
+        : { name: "clean_shutdown", ok: true, count: 0, detail: s.last_shutdown === "clean" ? "last shutdown was clean" : s.server_running ? "server running" : "no server run recorded" };
+      return { ok: r.ok && check.ok, checks: [...r.checks, check] };
+    },
+    async markServing() {
+      const before = await readShutdownStamp(db.client);
+      const previous = before === undefined ? "none" : before.state === "clean" ? "clean" : ports.pidAlive?.(before.pid) && before.pid !== pid ? "clean" : "unclean";
+      serving = { state: "running", pid, booted_at: clock().toISOString(), previous };
+      await writeShutdownStamp(db.client, serving);
+      return await shutdownReport();
+    },
+    shutdownReport,
     health: () => health(db),
     healthDb: () => healthDb(healthDeps),
     stats: () => stats(healthDeps),
@@ -252,6 +292,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     security, webhooks,
     onErasure: (l) => webhooks.onErasure(l),
     emitErasure: (n) => webhooks.emitErasure(n),
+    log,
     addIndexHooks: (h) => void write.indexHooks.push(h),
     addTxHook: (h) => void write.txHooks.push(h),
     close: async () => {
@@ -259,6 +300,10 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
       closed = true;
       await snapshotGuard.settled();
       await recallEngine.persist().catch(() => undefined);
+      // Issue 23 §4: a clean shutdown leaves no WAL behind (erased text included); SPEC §3: then the clean stamp.
+      await walGuard.settled();
+      if (serving !== undefined) await writeShutdownStamp(db.client, { ...serving, state: "clean", clean_at: clock().toISOString() }).catch(() => undefined);
+      await db.checkpoint().catch(() => undefined);
       db.close();
     },
   };

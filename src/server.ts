@@ -6,13 +6,14 @@
 import type { Config } from "./config/config.ts";
 import { parseConfig } from "./config/parse-config.ts";
 import { createApp } from "./http/app.ts";
+import { parserRefusal } from "./http/parser-refusal.ts";
 import { decodeSnapshotFile, encodeSnapshotFile } from "./lexical/snapshot-file.ts";
 import { openMemory, type Memory } from "./memory.ts";
 import { loadCrossEncoder, loadEmbedder } from "./runtime/model-loader.ts";
 import { dirKeyring } from "./runtime/ump-keyring.ts";
 import {
   ensureParentDir, exitProcess, packageRoot, readBytes, readSecretFile, readTextFile, resolveHost, rssBytes, serveFetch, writeFileAtomic, type RunningServer,
-  fileExists, settleHeapAfterBoot, loadSnapshotOffThread,
+  fileExists, settleHeapAfterBoot, loadSnapshotOffThread, ownerOnlyFiles, processAlive, processId,
 } from "./runtime/platform.ts";
 
 /** A booted server. */
@@ -26,7 +27,11 @@ export interface BootedServer {
 
 /** Opens the memory for a config with this runtime's ports. */
 export async function openMemoryForRuntime(config: Config): Promise<Memory> {
-  if (!config.dbUrl) await ensureParentDir(config.dbPath);
+  if (!config.dbUrl) {
+    // Issue 23 §4: the database, its WAL, the snapshot and temp files are owner-only; a fresh data dir 0700.
+    await ownerOnlyFiles(["", "-wal", "-shm", ".lexical.snap"].map((s) => `${config.dbPath}${s}`));
+    await ensureParentDir(config.dbPath);
+  }
   // The lexical snapshot lives beside a local database file; a remote server rebuilds it at boot.
   // A binary container (src/lexical/snapshot-file.ts) so boot skips parsing megabytes of base64. On Node its
   // decode starts now on a worker, beside the embedder, label and vector loads (README "Recall": boot).
@@ -47,6 +52,7 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
   keyring.currentSync();
   return await openMemory(config, {
     rssBytes, embedder, crossEncoder, snapshots, readSecretFile, resolveHost, exit: exitProcess, umpKey: () => keyring.currentSync(),
+    pid: processId(), pidAlive: processAlive,
   });
 }
 
@@ -56,11 +62,16 @@ export async function bootServer(env: Record<string, string | undefined>, portOv
   const config = parseConfig(env);
   const memory = await openMemoryForRuntime(config);
   try {
+    // SPEC §3: this process now serves the store; a clean close stamps it clean, a boot that finds it running reports unclean.
+    const last = await memory.markServing();
+    if (last.last_shutdown === "unclean") console.warn(JSON.stringify({ level: "warn", message: "last shutdown was unclean: run `cairn check-consistency`" }));
     await memory.ump.sweepRetention();
     const openapiYaml = await readTextFile(`${packageRoot()}/openapi.yaml`);
     const app = createApp(memory, { openapiYaml });
     // The adapter passes the socket peer as `c.env.remoteAddr` (rate limiting, loopback posture).
-    const server = await serveFetch((req, env) => app.fetch(req, env), { hostname: config.bindAddr, port: portOverride ?? config.bindPort });
+    const server = await serveFetch((req, env) => app.fetch(req, env), {
+      hostname: config.bindAddr, port: portOverride ?? config.bindPort, refusal: parserRefusal,
+    });
     // SPEC §8: connection and RSS watchdogs tick every 30 s and only log (RSS may exit under CAIRN_RSS_RESTART=1).
     const watchdog = setInterval(() => {
       memory.security.slots.tick(Date.now());

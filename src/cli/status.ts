@@ -20,6 +20,14 @@ export async function statusLines(memory: Memory, json: boolean): Promise<string
     `status ${h.status}  version ${h.version}  schema ${h.schema_stamp}`,
     `docs ${cap.docs}/${cap.max_docs}  db ${cap.db_mib}/${cap.max_db_mib} MiB  rss ${cap.rss_mib}/${cap.max_rss_mib} MiB  capacity ${cap.status}`,
     `graph: entities ${graph.entities}  relations ${graph.relations}`,
-    `journal ${dur.journal_mode}  backend ${dur.backend}`,
+    `journal ${dur.journal_mode}  synchronous ${dur.synchronous ?? "-"}  durability ${h.durability_setting}  backend ${dur.backend}`,
+    // SPEC §3: the shutdown stamp; an unclean last shutdown points the operator at the morning check.
+    shutdownLine(h.shutdown as { last_shutdown: string; server_running: boolean; pid?: number } | undefined),
   ];
+}
+
+function shutdownLine(sd: { last_shutdown: string; server_running: boolean; pid?: number } | undefined): string {
+  if (!sd) return "last shutdown unknown";
+  const running = sd.server_running ? `  server running (pid ${sd.pid})` : "";
+  return `last shutdown ${sd.last_shutdown}${running}${sd.last_shutdown === "unclean" ? "  — run `cairn check-consistency`" : ""}`;
 }

@@ -26,6 +26,12 @@ export interface Config {
   dbUrl?: string;
   /** Auth token for a remote libSQL server (`CAIRN_DB_AUTH_TOKEN`). */
   dbAuthToken?: string;
+  /**
+   * Commit durability of a local file (`CAIRN_DURABILITY`, issue 23 §5): `full` (default) syncs every commit,
+   * so no acknowledged write is lost even to a power cut; `normal` syncs at checkpoints (a process crash loses
+   * nothing, a power cut may lose the last acknowledged writes).
+   */
+  durability: "full" | "normal";
   /** Write posture (`CAIRN_WRITE_POSTURE`). */
   writePosture: WritePosture;
   /** Capacity envelope (SPEC §8 desktop envelope). */

@@ -53,6 +53,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     dbPath: readString(env, "CAIRN_DB_PATH", "./data/cairn.db"),
     dbUrl,
     dbAuthToken: readString(env, "CAIRN_DB_AUTH_TOKEN"),
+    durability: readEnum(env, "CAIRN_DURABILITY", ["full", "normal"] as const, "full"),
     writePosture: readEnum(env, "CAIRN_WRITE_POSTURE", ["open", "review"] as const, "open"),
     maxDocs: readInt(env, "CAIRN_MAX_DOCS", 50_000, 1, 100_000_000),
     maxDbMib: readInt(env, "CAIRN_MAX_DB_MIB", 2048, 1, 10_000_000),

@@ -14,6 +14,7 @@
  * so "2024-01-01" equals "2024-01-01T00:00:00.000Z".
  */
 import { MemoryError } from "../core/errors.ts";
+import { parseIsoInstant } from "../core/iso-instant.ts";
 
 /** The temporal part of a stored edge row (the store's `EdgeRow` fits this shape). */
 export interface EdgeVersion {
@@ -45,8 +46,8 @@ export type EdgePlan =
 
 function instant(v: string | null | undefined, field: string): number | null {
   if (v === undefined || v === null) return null;
-  const ms = Date.parse(v);
-  if (Number.isNaN(ms)) throw new MemoryError("relation_invalid", `${field} must be an ISO-8601 timestamp`, { field });
+  const ms = parseIsoInstant(v);
+  if (ms === undefined) throw new MemoryError("relation_invalid", `${field} must be an ISO-8601 timestamp`, { field });
   return ms;
 }
 

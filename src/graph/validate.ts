@@ -8,6 +8,7 @@
  * (headings, tags, backticked identifiers) into valid entity names.
  */
 import { MemoryError } from "../core/errors.ts";
+import { parseIsoInstant } from "../core/iso-instant.ts";
 
 /** Limits of SPEC §8 for graph input. */
 export const GRAPH_LIMITS = {
@@ -146,8 +147,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 function optionalInstant(raw: unknown, field: string): string | undefined {
   if (raw === undefined || raw === null) return undefined;
-  const ms = typeof raw === "string" ? Date.parse(raw) : NaN;
-  if (Number.isNaN(ms)) throw new MemoryError("relation_invalid", `${field} must be an ISO-8601 timestamp`, { field });
+  const ms = parseIsoInstant(raw);
+  if (ms === undefined) throw new MemoryError("relation_invalid", `${field} must be an ISO-8601 timestamp`, { field });
   return new Date(ms).toISOString();
 }
 

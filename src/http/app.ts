@@ -4,7 +4,8 @@
  * `X-Api-Version`; every non-2xx has the SPEC §7 envelope except the bare
  * 413; unknown paths are probe-blind 404s.
  */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
+import { endpointOf } from "./endpoint.ts";
 import { HTTPException } from "hono/http-exception";
 import { VERSION } from "../core/version.ts";
 import type { Memory } from "../memory.ts";
@@ -63,13 +64,28 @@ export function createApp(memory: Memory, opts: AppOptions): Hono {
   opsRoutes(app, memory);
 
   app.notFound((c) => c.json({ error: { code: "not_found", message: "not found" } }, 404));
-  app.onError((err, c) => {
-    // A route's validator (src/http/api-router.ts) refuses unparsable JSON with Hono's HTTPException: same envelope as readJson.
-    if (err instanceof HTTPException && err.status === 400) {
-      return c.json({ error: { code: "invalid_json", message: "request body is not valid JSON" } }, 400);
-    }
-    const { status, body } = toErrorResponse(err);
-    return c.json(body, status as 400);
-  });
+  app.onError((err, c) => renderError(err, c, memory));
   return app;
+}
+
+/**
+ * Renders a thrown value as the SPEC §7 envelope. A 500 (issue 23 §2) also
+ * writes one log line with a fresh request id, which the client receives as
+ * `details.request_id` and `X-Request-Id`, so a report can be matched to it.
+ */
+export function renderError(err: unknown, c: Context, memory: Memory): Response {
+  // A route's validator (src/http/api-router.ts) refuses unparsable JSON with Hono's HTTPException: same envelope as readJson.
+  if (err instanceof HTTPException && err.status === 400) {
+    return c.json({ error: { code: "invalid_json", message: "request body is not valid JSON" } }, 400);
+  }
+  const { status, body } = toErrorResponse(err);
+  if (status !== 500) return c.json(body, status as 400);
+  const requestId = crypto.randomUUID();
+  const ep = endpointOf(c);
+  memory.log("error", "internal_error", {
+    request_id: requestId, method: c.req.method, route: ep ? ep.pattern : "unmatched",
+    error: err instanceof Error ? `${err.name}: ${err.message}`.slice(0, 1000) : String(err).slice(0, 1000),
+  });
+  body.error.details = { ...body.error.details, request_id: requestId };
+  return c.json(body, 500, { "X-Request-Id": requestId });
 }

@@ -6,9 +6,13 @@
  * matched non-public route, authentication (401 `unauthorized`) and the
  * deny-by-default gate (403 `route_ungated` / `forbidden`, each refusal one
  * hash-chained audit row). Unmatched paths fall through to the probe-blind 404.
+ * Issue 23 §1: in the credential-less posture the Host must be loopback and a
+ * present Origin this server's own (403 `origin_refused`, before the body is
+ * read); a matched route's body must be of a type its row accepts (415
+ * `unsupported_media_type`, `src/http/media-types.ts`), checked after
+ * authentication so an unauthenticated caller still sees 401 first.
  */
 import type { Context, Hono, MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { describeGate } from "../authz/gate.ts";
 import { decide } from "../authz/oracle.ts";
 import { MemoryError } from "../core/errors.ts";
@@ -17,6 +21,10 @@ import type { Memory } from "../memory.ts";
 import { verifyWebhook } from "../outbound/webhook-signature.ts";
 import { endpointOf, paramsOf } from "./endpoint.ts";
 import { GATES, gateKey, PUBLIC_ROUTES } from "./gates.ts";
+import { checkBodyType, checkHostAndOrigin, hasBody } from "./browser-posture.ts";
+import { limitBody } from "./too-large.ts";
+import { mediaTypeOf } from "./media-types.ts";
+import { requireWellFormedJson } from "./well-formed.ts";
 import "./principal.ts";
 
 /** SPEC §8: request body limit. */
@@ -52,14 +60,28 @@ export function installGuard(app: Hono, memory: Memory): void {
     await next();
   });
   app.use("*", deadline(memory));
-  const small = bodyLimit({ maxSize: MAX_REQUEST_SIZE, onError: (c) => c.body(null, 413) });
-  const large = bodyLimit({ maxSize: MAX_IMPORT_SIZE, onError: (c) => c.body(null, 413) });
-  app.use("*", (c, next) => {
+  if (!s.authenticator.required) {
+    app.use("*", (c, next) => {
+      checkHostAndOrigin(c.req.header("host") ?? new URL(c.req.url).host, c.req.header("origin"));
+      return next();
+    });
+  }
+  // SPEC §7: a body over the limit is a bare 413 with no envelope (drained first, issue 23 §3).
+  app.use("*", limitBody((c) => {
     const ep = endpointOf(c);
-    // SPEC §7: a body over the limit is a bare 413 with no envelope.
-    return (ep && gateKey(ep.method, ep.pattern) === IMPORT_ROUTE ? large : small)(c, next);
-  });
+    return ep && gateKey(ep.method, ep.pattern) === IMPORT_ROUTE ? MAX_IMPORT_SIZE : MAX_REQUEST_SIZE;
+  }));
   app.use("*", authorize(memory));
+  app.use("*", async (c, next) => {
+    const ep = endpointOf(c);
+    if (ep && c.req.method !== "GET" && c.req.method !== "HEAD" && c.req.method !== "OPTIONS") {
+      const type = c.req.header("content-type");
+      checkBodyType(gateKey(ep.method, ep.pattern), type, hasBody(c.req.header("content-length"), c.req.header("transfer-encoding")));
+      // Issue 23 §2: lone surrogates are refused, not stored as U+FFFD (c.req caches the text for the route).
+      if (type !== undefined && mediaTypeOf(type) === "application/json") requireWellFormedJson(await c.req.text());
+    }
+    await next();
+  });
 }
 
 function observe(memory: Memory): MiddlewareHandler {

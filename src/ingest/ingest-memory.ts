@@ -12,7 +12,7 @@ import { cleanMemoryEntry } from "../hygiene/clean-memory-entry.ts";
 import { stripReasoning } from "../hygiene/strip-reasoning.ts";
 import { confidenceFor } from "./confidence.ts";
 import type { WriteContext } from "./context.ts";
-import { optionalString, requireObject } from "./fields.ts";
+import { requireObject } from "./fields.ts";
 import { requireRegisteredDomain } from "./ingest-structured.ts";
 import { validateContent, validateTitle } from "./validate-ingest.ts";
 import { writeChunk } from "./write-chunk.ts";
@@ -49,12 +49,16 @@ function parseEntry(raw: unknown, defaults: { domain?: string; origin?: Origin }
   if (o.title !== undefined) e.title = validateTitle(o.title);
   const d = o.domain ?? defaults.domain;
   if (d !== undefined) e.domain = normalizeDomainName(d);
-  const origin = optionalString(o, "origin", 16) ?? defaults.origin;
-  if (origin !== undefined) {
-    if (!(ORIGINS as readonly string[]).includes(origin)) throw new MemoryError("invalid_request", "origin must be human, model, agent or operator", { field: "origin" });
-    e.origin = origin as Origin;
-  }
+  const origin = o.origin !== undefined ? validOrigin(o.origin) : defaults.origin;
+  if (origin !== undefined) e.origin = origin;
   return e;
+}
+
+function validOrigin(v: unknown): Origin {
+  if (typeof v !== "string" || !(ORIGINS as readonly string[]).includes(v)) {
+    throw new MemoryError("invalid_request", "origin must be human, model, agent or operator", { field: "origin" });
+  }
+  return v as Origin;
 }
 
 async function writeEntry(ctx: WriteContext, e: Entry, text: string, action: string): Promise<EntryResult> {
@@ -99,7 +103,10 @@ function readEntries(body: Record<string, unknown>): { entries: unknown[]; batch
 export async function ingestMemory(ctx: WriteContext, raw: unknown, skipPatterns: readonly string[]) {
   const body = requireObject(raw);
   const { entries, batch } = readEntries(body);
-  const defaults = { domain: body.domain as string | undefined, origin: body.origin as Origin | undefined };
+  // Body-level defaults apply to string entries as they are, so they are validated once here (issue 23 §2).
+  const defaults: { domain?: string; origin?: Origin } = {};
+  if (batch && body.domain !== undefined) defaults.domain = normalizeDomainName(body.domain);
+  if (batch && body.origin !== undefined) defaults.origin = validOrigin(body.origin);
   const results: EntryResult[] = [];
   for (const item of entries) {
     try {

@@ -4,6 +4,7 @@
  * written before this passes.
  */
 import { MemoryError } from "../core/errors.ts";
+import { parseIsoInstant } from "../core/iso-instant.ts";
 import { ASSERTION_KINDS, type AssertionKind, type EntityInput, type RelationInput } from "../core/types.ts";
 import { normalizeDomainName } from "../domains/domain-name.ts";
 import { validateGraphInput } from "../graph/validate.ts";
@@ -55,7 +56,7 @@ export function validateContent(v: unknown): string {
 function optionalTimestamp(body: Record<string, unknown>, field: string): string | undefined {
   const v = optionalString(body, field, 64);
   if (v === undefined) return undefined;
-  if (Number.isNaN(Date.parse(v))) throw new MemoryError("invalid_request", `${field} must be an ISO-8601 timestamp`, { field });
+  if (parseIsoInstant(v) === undefined) throw new MemoryError("invalid_request", `${field} must be an ISO-8601 timestamp`, { field });
   return v;
 }
 

@@ -9,6 +9,7 @@
  */
 import type { AuditService } from "../audit/audit-service.ts";
 import { MemoryError } from "../core/errors.ts";
+import { normalizeDomainName } from "../domains/domain-name.ts";
 import type { WriteContext } from "../ingest/context.ts";
 import { getChunk, listChunksAfter } from "../store/chunks.ts";
 import {
@@ -79,7 +80,9 @@ export function createConsolidateService(o: { ctx: WriteContext; audit: AuditSer
     return (await getLink(tx, link.id))!;
   };
   return {
-    async propose({ domain, threshold = NEAR_DUPLICATE_SIMILARITY }) {
+    async propose({ domain: rawDomain, threshold = NEAR_DUPLICATE_SIMILARITY }) {
+      // Issue 23 §2: a domain filter is a domain name (SPEC §2.5 pattern), never any string.
+      const domain = rawDomain === undefined ? undefined : normalizeDomainName(rawDomain);
       if (typeof threshold !== "number" || !(threshold > 0 && threshold <= 1)) {
         throw new MemoryError("invalid_request", "threshold must be a number in (0, 1]", { field: "threshold" });
       }

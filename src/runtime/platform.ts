@@ -91,13 +91,45 @@ export function loadSnapshotOffThread(path: string): Promise<unknown> | undefine
   })().catch(() => undefined);
 }
 
-/** Creates the parent directory of a file path (for the default ./data/ database). */
+/** Creates the parent directory of a file path (for the default ./data/ database); directories it creates are owner-only (0700). */
 export async function ensureParentDir(path: string): Promise<void> {
   const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
   if (i <= 0) return;
   const dir = path.slice(0, i);
-  if (isDeno) await g.Deno.mkdir(dir, { recursive: true });
-  else await (await import("node:fs/promises")).mkdir(dir, { recursive: true });
+  if (isDeno) await g.Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  else await (await import("node:fs/promises")).mkdir(dir, { recursive: true, mode: 0o700 });
+}
+
+/**
+ * Issue 23 §4: the store's files hold personal data, so everything this process creates from now on is
+ * owner-only (umask 077: files 0600, directories 0700), and the given existing files are narrowed to 0600.
+ */
+export async function ownerOnlyFiles(existing: string[]): Promise<void> {
+  if (isDeno) {
+    try { g.Deno.umask?.(0o077); } catch { /* umask is unstable on some Deno builds */ }
+    for (const p of existing) await g.Deno.chmod(p, 0o600).catch(() => undefined);
+    return;
+  }
+  g.process.umask(0o077);
+  const fs = await import("node:fs/promises");
+  for (const p of existing) await fs.chmod(p, 0o600).catch(() => undefined);
+}
+
+/** This process's id. */
+export function processId(): number {
+  return isDeno ? g.Deno.pid : g.process.pid;
+}
+
+/** Whether a process with this id runs (a signal-0 probe; EPERM means it exists under another user). */
+export function processAlive(pid: number): boolean {
+  if (!(pid > 0)) return false;
+  try {
+    if (isDeno) g.Deno.kill(pid, "SIGCONT");
+    else g.process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as { code?: string })?.code === "EPERM";
+  }
 }
 
 /** The directory holding package.json, openapi.yaml and assets/ (the repo root). */
@@ -121,10 +153,18 @@ export interface PeerBindings {
   remoteAddr?: string;
 }
 
+/** A complete answer the adapter writes itself for a request the HTTP parser refused (see src/http/parser-refusal.ts). */
+export interface RawRefusal {
+  status: number;
+  reason: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
 /** Serves a fetch handler on hostname:port (port 0 only in tests: the CLI refuses it at config). */
 export async function serveFetch(
   fetch: (req: Request, env: PeerBindings) => Response | Promise<Response>,
-  opts: { hostname: string; port: number },
+  opts: { hostname: string; port: number; refusal?: (kind: "malformed" | "header_overflow" | "internal") => RawRefusal },
 ): Promise<RunningServer> {
   if (isDeno) {
     let resolvePort: (p: number) => void;
@@ -134,17 +174,36 @@ export async function serveFetch(
     const port = await ready;
     return { port, close: () => server.shutdown() };
   }
-  const { serve } = await import("@hono/node-server");
+  const { getRequestListener } = await import("@hono/node-server");
+  const { createServer } = await import("node:http");
   // deno-lint-ignore no-explicit-any
   const handler = (req: Request, env: any) => fetch(req, { remoteAddr: env?.incoming?.socket?.remoteAddress });
+  const refusal = opts.refusal;
+  // A target the adapter cannot turn into a Request (`/\\x`, a bad Host) reaches errorHandler: answer with the envelope.
+  const errorHandler = refusal && ((e: unknown) => {
+    const r = refusal((e as Error)?.name === "RequestError" ? "malformed" : "internal");
+    return new Response(r.body, { status: r.status, headers: r.headers });
+  });
+  const server = createServer(getRequestListener(handler, { hostname: opts.hostname, errorHandler }));
+  // Node's parser refuses unknown methods and oversized heads before any handler runs; by default it writes an
+  // empty 400/431. With a listener it writes nothing, so the answer (envelope, X-Api-Version) is ours.
+  if (refusal) {
+    server.on("clientError", (err: { code?: string }, socket) => {
+      if (err.code === "ECONNRESET" || !socket.writable) return void socket.destroy();
+      const r = refusal(err.code === "HPE_HEADER_OVERFLOW" ? "header_overflow" : "malformed");
+      const head = Object.entries(r.headers).map(([k, v]) => `${k}: ${v}\r\n`).join("");
+      socket.end(`HTTP/1.1 ${r.status} ${r.reason}\r\n${head}\r\n${r.body}`);
+    });
+  }
   return await new Promise<RunningServer>((resolve, reject) => {
-    const server = serve({ fetch: handler, hostname: opts.hostname, port: opts.port }, (info: { port: number }) => {
+    server.once("error", reject);
+    server.listen(opts.port, opts.hostname, () => {
+      const a = server.address();
       resolve({
-        port: info.port,
+        port: typeof a === "object" && a !== null ? a.port : opts.port,
         close: () => new Promise<void>((r) => server.close(() => r())),
       });
     });
-    server.on("error", reject);
   });
 }
 

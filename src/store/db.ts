@@ -19,10 +19,35 @@ export class Db {
   private queue: Promise<unknown> = Promise.resolve();
   /** Optional observer of the write slot (`/metrics` lock-wait and busy-error series). */
   observer?: { lockWait(ms: number): void; busy(): void };
+  /**
+   * Connection settings re-applied around every write (issue 23 §4, §5). The client pools connections and a
+   * PRAGMA reaches only the one it ran on: `before` runs just ahead of the transaction (on the connection the
+   * transaction then takes, best effort), `inTx` inside it (secure_delete may be set there, synchronous not).
+   */
+  pragmas: { before: string[]; inTx: string[] } = { before: [], inTx: [] };
 
   constructor(client: Client, local: boolean) {
     this.client = client;
     this.local = local;
+  }
+
+  /**
+   * Folds the WAL into the database file and truncates it to zero bytes (issue 23 §4: erased text must not
+   * stay in `-wal`). Queued behind the writes; a reader holding a snapshot makes SQLite report busy, so it retries.
+   */
+  checkpoint(): Promise<boolean> {
+    if (!this.local) return Promise.resolve(true);
+    const run = async (): Promise<boolean> => {
+      for (let attempt = 0; attempt < 10; attempt++) {
+        const rs = await this.client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+        if (Number(rs.rows[0]?.[0] ?? 0) === 0) return true;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return false;
+    };
+    const p = this.queue.then(run, run);
+    this.queue = p.catch(() => {});
+    return p;
   }
 
   /** Runs `fn` inside one write transaction; rolls back on any throw. */
@@ -31,6 +56,7 @@ export class Db {
     const run = async (): Promise<T> => {
       let tx: Transaction;
       try {
+        for (const sql of this.pragmas.before) await this.client.execute(sql);
         tx = await this.client.transaction("write");
       } catch (e) {
         if (isBusy(e)) this.observer?.busy();
@@ -39,6 +65,7 @@ export class Db {
       // Lock wait: queued behind our own writers plus acquiring the database's write lock.
       this.observer?.lockWait(performance.now() - queued);
       try {
+        for (const sql of this.pragmas.inTx) await tx.execute(sql);
         const out = await fn(tx);
         await tx.commit();
         return out;

@@ -16,6 +16,12 @@ export interface StoreLocation {
   /** Remote libSQL URL, e.g. http://127.0.0.1:8080. */
   url?: string;
   authToken?: string;
+  /**
+   * `full` (default): every commit is synced before it is acknowledged, so a power loss loses nothing
+   * acknowledged. `normal`: WAL commits are synced at checkpoints only (a crash of the process loses nothing,
+   * a power loss may lose the last commits). `CAIRN_DURABILITY`, issue 23 §5.
+   */
+  durability?: "full" | "normal";
 }
 
 /** Opens and migrates the store; throws MemoryError("boot_refused") on a posture it must refuse. */
@@ -28,7 +34,12 @@ export async function openStore(loc: StoreLocation): Promise<Db> {
     if (local) {
       await client.execute("PRAGMA journal_mode = WAL");
       await client.execute("PRAGMA busy_timeout = 5000");
-      await client.execute("PRAGMA synchronous = NORMAL");
+      const sync = loc.durability === "normal" ? "NORMAL" : "FULL";
+      await client.execute(`PRAGMA synchronous = ${sync}`);
+      // Issue 23 §4: deleted content is overwritten, not left in free space.
+      await client.execute("PRAGMA secure_delete = ON");
+      // New pooled connections start at SQLite's default (FULL, secure_delete off): re-apply around each write.
+      db.pragmas = { before: sync === "NORMAL" ? ["PRAGMA synchronous = NORMAL"] : [], inTx: ["PRAGMA secure_delete = ON"] };
     }
     const rs = await client.execute("PRAGMA journal_mode");
     const mode = String(rs.rows[0]?.[0] ?? "").toLowerCase();

@@ -244,7 +244,7 @@ describe("POST /dsar (SPEC §1 item 6, §3)", () => {
     c.close();
     const res = await t.req("POST", "/dsar", { email: EMAIL, owner: "did:key:jane" });
     expect(res.status).toBe(500);
-    expect((await res.json()).error).toEqual({ code: "internal_error", message: "internal error" });
+    expect((await res.json()).error).toEqual({ code: "internal_error", message: "internal error", details: { request_id: expect.any(String) } });
     expect(await snapshot()).toEqual(before);
     expect((await recallIds(t, "zeppelin")).sort()).toEqual(expect.arrayContaining([direct, owned]));
     expect(await (await t.req("GET", "/audit/verify")).json()).toMatchObject({ ok: true });

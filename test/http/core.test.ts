@@ -47,7 +47,7 @@ describe("HTTP core (SPEC §4.8, §7, §9)", () => {
     // SPEC §7: a database failure on a write is 500 internal_error with a safe message (no path, no SQL).
     const write = await t.req("POST", "/ingest", { title: "t", content: "after close" });
     expect(write.status).toBe(500);
-    expect(await write.json()).toEqual({ error: { code: "internal_error", message: "internal error" } });
+    expect(await write.json()).toEqual({ error: { code: "internal_error", message: "internal error", details: { request_id: expect.any(String) } } });
   });
 
   it("reports capacity and the durability posture on /health/db", async () => {

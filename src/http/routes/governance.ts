@@ -59,7 +59,6 @@ export function governanceRoutes(app: Hono, memory: Memory): void {
 
   app.post("/consolidate/propose", async (c) => {
     const b = await bodyOrEmpty(c);
-    if (b.domain !== undefined && typeof b.domain !== "string") throw new MemoryError("domain_invalid", "domain must be a string", { field: "domain" });
     return c.json(await memory.consolidate.propose({ domain: b.domain as string | undefined, threshold: b.threshold as number | undefined }));
   });
   app.get("/consolidate/links", async (c) => c.json(await memory.consolidate.list({

@@ -56,9 +56,9 @@ function batchOf(text: string): unknown[] {
     throw new MemoryError("invalid_json", "request body is not valid JSON");
   }
   const env = body as { ump?: unknown; records?: unknown };
-  if (env && typeof env === "object" && !Array.isArray(env) && env.ump !== undefined && typeof env.ump === "string" &&
-    !/^(1\.\d+|0\.1)$/.test(env.ump)) {
-    throw new MemoryError("invalid_record", `ump: unsupported version "${env.ump}", expected "1.0"`);
+  if (env && typeof env === "object" && !Array.isArray(env) && env.ump !== undefined &&
+    (typeof env.ump !== "string" || !/^(1\.\d+|0\.1)$/.test(env.ump))) {
+    throw new MemoryError("invalid_record", `ump: unsupported version ${JSON.stringify(env.ump)?.slice(0, 40)}, expected "1.0"`);
   }
   return parseUmpJson(text);
 }

@@ -1,0 +1,83 @@
+/**
+ * Issue 23 §4: erasure that reaches the disk. After a delete, a purge or a
+ * data-subject erasure, the erased text must not remain in the database file,
+ * its WAL or any side file (the lexical snapshot), neither at once nor after
+ * a clean shutdown and restart. Files are created owner-only.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { parseConfig } from "../../src/config/parse-config.ts";
+import { createApp } from "../../src/http/app.ts";
+import { openMemoryForRuntime } from "../../src/server.ts";
+import { openapiYaml, tempDir } from "../_helpers/memory.ts";
+import type { Memory } from "../../src/memory.ts";
+
+const open: Memory[] = [];
+afterEach(async () => { for (const m of open.splice(0)) await m.close(); });
+
+async function boot(dir: string) {
+  const memory = await openMemoryForRuntime(parseConfig({ CAIRN_DB_PATH: join(dir, "data", "cairn.db"), CAIRN_UMP_KEY_DIR: join(dir, "ump") }));
+  open.push(memory);
+  const app = createApp(memory, { openapiYaml });
+  const req = (method: string, path: string, body?: unknown) => Promise.resolve(app.request(path, {
+    method, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body),
+  }, { remoteAddr: "127.0.0.1" }));
+  return { memory, req, close: async () => { open.splice(open.indexOf(memory), 1); await memory.close(); } };
+}
+
+/** Every file of the store directory whose bytes contain `token` (UTF-8). */
+function filesHolding(dir: string, token: string): string[] {
+  const needle = Buffer.from(token, "utf8");
+  return readdirSync(dir).filter((f) => statSync(join(dir, f)).isFile() && readFileSync(join(dir, f)).includes(needle));
+}
+
+const erasures: [string, (req: Awaited<ReturnType<typeof boot>>["req"], id: number, token: string) => Promise<Response>][] = [
+  ["DELETE /memory/{id}", (req, id) => req("DELETE", `/memory/${id}`)],
+  ["POST /purge", (req, id) => req("POST", "/purge", { ids: [id] })],
+];
+
+describe("erased text leaves the database, its WAL and the side files", () => {
+  for (const [name, erase] of erasures) {
+    it(`${name}: gone at once and after a restart`, async () => {
+      const dir = tempDir();
+      const data = join(dir, "data");
+      const token = `zqxtoken${Math.random().toString(36).slice(2, 10)}`;
+      let s = await boot(dir);
+      const ids: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const r = await s.req("POST", "/ingest", { title: `note ${i}`, content: `filler note number ${i} about granite cairns and trails` });
+        expect(r.status).toBe(200);
+      }
+      const r = await s.req("POST", "/ingest", { title: "secret", content: `the private fact ${token} must be erasable` });
+      ids.push((await r.json()).id);
+      // A clean cycle first, so the token is also in the main file and the lexical snapshot.
+      await s.close();
+      s = await boot(dir);
+      expect(filesHolding(data, token).length).toBeGreaterThan(0);
+      const res = await erase(s.req, ids[0]!, token);
+      expect(res.status).toBe(200);
+      expect(filesHolding(data, token)).toEqual([]);
+      await s.close();
+      expect(filesHolding(data, token)).toEqual([]);
+      s = await boot(dir);
+      expect(filesHolding(data, token)).toEqual([]);
+      const recall = await (await s.req("POST", "/recall", { query: token })).json();
+      expect(JSON.stringify(recall)).not.toContain(token);
+    });
+  }
+});
+
+describe("store files are owner-only", () => {
+  it("creates the data directory 0700 and the database, WAL and snapshot 0600", async () => {
+    const dir = tempDir();
+    const s = await boot(dir);
+    await s.req("POST", "/ingest", { title: "t", content: "personal data" });
+    await s.close();
+    const data = join(dir, "data");
+    expect(statSync(data).mode & 0o777).toBe(0o700);
+    const files = readdirSync(data);
+    expect(files).toContain("cairn.db");
+    for (const f of files) expect([f, statSync(join(data, f)).mode & 0o777]).toEqual([f, 0o600]);
+  });
+});
