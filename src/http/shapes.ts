@@ -199,3 +199,25 @@ export const Edge = z
   })
   .openapi("Edge");
 export { NodeRef };
+
+/** A request body documented by plain OpenAPI schemas, left to the handler (several media types or non-JSON forms). */
+export function docBody(content: Record<string, Record<string, unknown>>, required = true, description?: string): { required: boolean; description?: string; content: Record<string, { schema: Record<string, unknown> }> } {
+  return { required, ...(description ? { description } : {}), content: Object.fromEntries(Object.entries(content).map(([m, schema]) => [m, { schema }])) };
+}
+
+/** A reference to a registered component schema. */
+export function ref(name: string): Record<string, unknown> {
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+export const UmpBatch = z
+  .looseObject({ ump: z.string().optional(), records: z.array(UmpRecord) })
+  .openapi("UmpBatch");
+
+export const UmpBatchResult = z
+  .object({
+    ump: z.string(),
+    results: z.array(z.looseObject({ index: z.number().int(), id: z.string().optional(), result: z.enum(["created", "merged", "rejected"]), error: ErrorBody.optional() })),
+    created: z.number().int(), merged: z.number().int(), rejected: z.number().int(),
+  })
+  .openapi("UmpBatchResult", { description: "Batch reply of POST /ingest?format=ump|ump-md (shape not shown by the spec)", "x-cairn-choice": true });
