@@ -19,6 +19,7 @@ import { openApiYaml } from "./openapi-doc.ts";
 import { toErrorResponse } from "./status.ts";
 import { writeDoorRoutes } from "./routes/write-doors.ts";
 import { governanceRoutes } from "./routes/governance.ts";
+import { erasureRoutes } from "./routes/erasure.ts";
 import { recallRoutes } from "./routes/recall.ts";
 import { graphRoutes } from "./routes/graph.ts";
 import { installGuard } from "./guard.ts";
@@ -65,6 +66,7 @@ export function createApp(memory: Memory, _opts: AppOptions = {}): AppType {
   graphRoutes(app, memory);
   // governance routes (issue 6) register here
   governanceRoutes(app, memory);
+  erasureRoutes(app, memory);
   // ump routes (issue 7) register here
   umpRoutes(app, memory);
   umpFileRoutes(app, memory);
