@@ -6,7 +6,7 @@
  * zod never answers before the domain. Response shapes are loose too: a reply
  * may carry fields added later without breaking a generated client.
  */
-import { z } from "./api-router.ts";
+import { specError, z } from "./api-router.ts";
 
 /** A JSON response entry for `createRoute({ responses })`. */
 export function json<T extends z.ZodType>(schema: T, description: string): { description: string; content: { "application/json": { schema: T } } } {
@@ -92,8 +92,8 @@ export const IngestResult = z
 
 export const UmpRecord = z
   .looseObject({
-    ump: z.string().optional().openapi({ example: "1.0" }),
-    id: z.string().optional().openapi({ pattern: "^urn:ump:[a-z2-7]+$" }),
+    ump: z.unknown().optional().openapi({ type: "string", example: "1.0" }),
+    id: z.unknown().optional().openapi({ type: "string", pattern: "^urn:ump:[a-z2-7]+$" }),
     kind: z.unknown().optional().openapi({ type: "string", enum: ["semantic", "episodic", "procedural", "working", "identity"], description: "Required (invalid_record)" }),
     title: z.unknown().optional().openapi({ type: "string" }),
     body: z.unknown().optional().openapi({ type: "object", required: ["text"], properties: { text: { type: "string" }, structured: {} }, description: "Required (invalid_record)" }),
@@ -127,7 +127,7 @@ export const UmpRecord = z
         signer: { type: "string", description: "did:key:z6Mk…" },
       },
     }),
-  })
+  }, { error: specError("invalid_record", "record: must be a JSON object") })
   .openapi("UmpRecord", { description: "A UMP 1.0 record (SPEC §2.8). Partial on write; complete when emitted." });
 
 export const UmpRememberResult = z
