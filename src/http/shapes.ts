@@ -221,3 +221,8 @@ export const UmpBatchResult = z
     created: z.number().int(), merged: z.number().int(), rejected: z.number().int(),
   })
   .openapi("UmpBatchResult", { description: "Batch reply of POST /ingest?format=ump|ump-md (shape not shown by the spec)", "x-cairn-choice": true });
+
+/** SPEC §7: the 429 body is exactly `{error: rate_limited, code: rate_limited}` with Retry-After; the per-client budget applies to every route, public ones too. */
+export const RATE_LIMITED = {
+  429: json(z.object({ error: z.literal("rate_limited"), code: z.literal("rate_limited") }).openapi("RateLimited"), "Per-client request budget exceeded (Retry-After header)"),
+};

@@ -7,7 +7,7 @@ import type { Hono } from "hono";
 import { API_LABEL, VERSION } from "../../core/version.ts";
 import type { Memory } from "../../memory.ts";
 import { apiRouter, BEARER, createRoute, errorResponses, z } from "../api-router.ts";
-import { AnyObject, json } from "../shapes.ts";
+import { AnyObject, json, RATE_LIMITED } from "../shapes.ts";
 
 const choice = { "x-cairn-choice": true } as const;
 const Index = z.object({ name: z.string(), version: z.string(), api: z.string(), openapi: z.string() }).openapi("ServiceIndex");
@@ -21,7 +21,7 @@ const index = createRoute({
 const health = createRoute({
   method: "get", path: "/health", operationId: "getHealth", tags: ["core"], security: [],
   summary: "Liveness, {status, version}; deprecated-set header per SPEC §9.4",
-  responses: { 200: json(Health, "{status: ok, version}"), 503: json(Health, "{status: error, version, error}") },
+  responses: { 200: json(Health, "{status: ok, version}"), 503: json(Health, "{status: error, version, error}"), ...RATE_LIMITED },
 });
 const appPage = createRoute({
   method: "get", path: "/app", operationId: "getOperatorPage", tags: ["core"], security: BEARER,

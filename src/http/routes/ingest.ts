@@ -3,7 +3,7 @@ import type { Hono } from "hono";
 import type { Memory } from "../../memory.ts";
 import { apiRouter, BEARER, createRoute, errorResponses, z } from "../api-router.ts";
 import { readJson } from "../read-json.ts";
-import { docBody, IngestRequest, IngestResult, json, jsonBody, ref, UmpBatch, UmpBatchResult, UmpRememberResult } from "../shapes.ts";
+import { docBody, Entity, IngestRequest, IngestResult, json, jsonBody, ref, Relation, UmpBatch, UmpBatchResult, UmpRememberResult } from "../shapes.ts";
 import { umpIngest } from "./ump-files.ts";
 
 const ingest = createRoute({
@@ -55,6 +55,8 @@ const batch = createRoute({
 export function ingestRoutes(app: Hono, memory: Memory) {
   const r = apiRouter();
   r.openAPIRegistry.register("IngestRequest", IngestRequest);
+  r.openAPIRegistry.register("Entity", Entity);
+  r.openAPIRegistry.register("Relation", Relation);
   r.openAPIRegistry.register("UmpBatch", UmpBatch);
   const routes = r
     // `?format=ump|ump-md` is the UMP file binding (SPEC §4.2); without it, the structured write.

@@ -17,7 +17,7 @@ import type { UmpChange } from "../../ump/events.ts";
 import { apiRouter, BEARER, createRoute, errorResponses, specError, z } from "../api-router.ts";
 import { piiReadOf, principalOf } from "../principal.ts";
 import { readJson } from "../read-json.ts";
-import { AnyObject, AuditPage, AuditVerify, json, jsonBody, optionalBody, pathParam, UmpCapabilities, UmpRecord, UmpRememberResult } from "../shapes.ts";
+import { AnyObject, AuditPage, AuditVerify, json, jsonBody, optionalBody, pathParam, RATE_LIMITED, UmpCapabilities, UmpRecord, UmpRememberResult } from "../shapes.ts";
 
 /** SSE heartbeat comment interval (keeps proxies from closing an idle stream). */
 const HEARTBEAT_MS = 25_000;
@@ -42,11 +42,11 @@ const Feedback = z.object({ followed: z.number().int(), overridden: z.number().i
 
 const capabilities = createRoute({
   method: "get", path: "/ump/capabilities", operationId: "getUmpCapabilities", tags, security: [], summary: "UMP capabilities document (SPEC §2.8), public",
-  responses: { 200: json(UmpCapabilities, "Capabilities") },
+  responses: { 200: json(UmpCapabilities, "Capabilities"), ...RATE_LIMITED },
 });
 const wellKnown = createRoute({
   method: "get", path: "/.well-known/ump.json", operationId: "getUmpDiscovery", tags, security: [], summary: "UMP discovery, the capabilities document (SPEC §4.9), public",
-  responses: { 200: json(UmpCapabilities, "Capabilities") },
+  responses: { 200: json(UmpCapabilities, "Capabilities"), ...RATE_LIMITED },
 });
 const remember = createRoute({
   method: "post", path: "/ump/remember", operationId: "umpRemember", tags, security: BEARER,
