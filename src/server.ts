@@ -11,7 +11,7 @@ import { openMemory, type Memory } from "./memory.ts";
 import { loadCrossEncoder, loadEmbedder } from "./runtime/model-loader.ts";
 import { dirKeyring } from "./runtime/ump-keyring.ts";
 import {
-  ensureParentDir, exitProcess, packageRoot, readBytes, readSecretFile, readTextFile, resolveHost, rssBytes, serveFetch, writeFileAtomic, type RunningServer,
+  ensureParentDir, exitProcess, readBytes, readSecretFile, resolveHost, rssBytes, serveFetch, writeFileAtomic, type RunningServer,
   fileExists, settleHeapAfterBoot, loadSnapshotOffThread,
 } from "./runtime/platform.ts";
 
@@ -57,8 +57,8 @@ export async function bootServer(env: Record<string, string | undefined>, portOv
   const memory = await openMemoryForRuntime(config);
   try {
     await memory.ump.sweepRetention();
-    const openapiYaml = await readTextFile(`${packageRoot()}/openapi.yaml`);
-    const app = createApp(memory, { openapiYaml });
+    // `/openapi.yaml` is generated from the route declarations (issue 21), so nothing is read from disk.
+    const app = createApp(memory);
     // The adapter passes the socket peer as `c.env.remoteAddr` (rate limiting, loopback posture).
     const server = await serveFetch((req, env) => app.fetch(req, env), { hostname: config.bindAddr, port: portOverride ?? config.bindPort });
     // SPEC §8: connection and RSS watchdogs tick every 30 s and only log (RSS may exit under CAIRN_RSS_RESTART=1).

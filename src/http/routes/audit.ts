@@ -33,9 +33,9 @@ const verify = createRoute({
 });
 
 /** Registers `GET /audit` and `GET /audit/verify`. */
-export function auditRoutes(app: Hono, memory: Memory): void {
-  const r = apiRouter();
-  r.openapi(list, async (c) => {
+export function auditRoutes(app: Hono, memory: Memory) {
+  const r = apiRouter()
+    .openapi(list, async (c) => {
     const after = intParam(c.req.query("after"), "after", 0, Number.MAX_SAFE_INTEGER);
     const limit = Math.max(1, intParam(c.req.query("limit"), "limit", 100, 1000));
     const action = c.req.query("action") || undefined;
@@ -51,7 +51,8 @@ export function auditRoutes(app: Hono, memory: Memory): void {
       return o as z.infer<typeof AuditRow>;
     });
     return c.json(page.next_after !== undefined ? { rows, next_after: page.next_after } : { rows }, 200);
-  });
-  r.openapi(verify, async (c) => c.json(await memory.audit.verify() as z.infer<typeof AuditVerify>, 200));
+    })
+    .openapi(verify, async (c) => c.json(await memory.audit.verify() as z.infer<typeof AuditVerify>, 200));
   app.route("/", r);
+  return r;
 }
