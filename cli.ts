@@ -219,10 +219,12 @@ cli.command("reconcile <path>", "Two-way reconcile of a markdown vault with the 
 
 cli.command("mcp", "Run the MCP server over stdio (tools ump.*, resources ump://{project}/{id})")
   .option("--token <token>", "Act as this capability token instead of the local operator")
-  .action(async (o: { token?: string }) => {
+  .option("--tool-names <style>", "dotted (ump.remember, the spec's names) or underscore (ump_remember, for model APIs limited to [A-Za-z0-9_-])", { default: "dotted" })
+  .action(async (o: { token?: string; toolNames?: string }) => {
+    if (o.toolNames !== "dotted" && o.toolNames !== "underscore") throw new MemoryError("invalid_request", "--tool-names must be dotted or underscore");
     const memory = await openMemoryForRuntime(parseConfig(readEnv()));
     try {
-      await runMcpStdio(memory, { token: o.token });
+      await runMcpStdio(memory, { token: o.token, toolNames: o.toolNames });
     } finally {
       await memory.close();
     }

@@ -12,7 +12,7 @@ import { openMemory, type Memory } from "./memory.ts";
 import { loadCrossEncoder, loadEmbedder } from "./runtime/model-loader.ts";
 import { dirKeyring } from "./runtime/ump-keyring.ts";
 import {
-  ensureParentDir, exitProcess, packageRoot, readBytes, readSecretFile, readTextFile, resolveHost, rssBytes, serveFetch, writeFileAtomic, type RunningServer,
+  ensureParentDir, exitProcess, readBytes, readSecretFile, resolveHost, rssBytes, serveFetch, writeFileAtomic, type RunningServer,
   fileExists, settleHeapAfterBoot, loadSnapshotOffThread, ownerOnlyFiles, processAlive, processId,
 } from "./runtime/platform.ts";
 
@@ -66,8 +66,8 @@ export async function bootServer(env: Record<string, string | undefined>, portOv
     const last = await memory.markServing();
     if (last.last_shutdown === "unclean") console.warn(JSON.stringify({ level: "warn", message: "last shutdown was unclean: run `cairn check-consistency`" }));
     await memory.ump.sweepRetention();
-    const openapiYaml = await readTextFile(`${packageRoot()}/openapi.yaml`);
-    const app = createApp(memory, { openapiYaml });
+    // `/openapi.yaml` is generated from the route declarations (issue 21), so nothing is read from disk.
+    const app = createApp(memory);
     // The adapter passes the socket peer as `c.env.remoteAddr` (rate limiting, loopback posture).
     const server = await serveFetch((req, env) => app.fetch(req, env), {
       hostname: config.bindAddr, port: portOverride ?? config.bindPort, refusal: parserRefusal,

@@ -49,9 +49,12 @@ export const ErrorEnvelope = z
   })
   .openapi("ErrorEnvelope");
 
-/** `responses` entries for the usual refusals, spread into a route's responses. */
-export function errorResponses(...statuses: number[]): Record<number, { description: string; content: { "application/json": { schema: typeof ErrorEnvelope } } }> {
-  const out: Record<number, { description: string; content: { "application/json": { schema: typeof ErrorEnvelope } } }> = {};
+/** A JSON error response entry. */
+export type ErrorResponse = { description: string; content: { "application/json": { schema: typeof ErrorEnvelope } } };
+
+/** `responses` entries for the usual refusals, spread into a route's responses (keys stay literal, so typed clients see them). */
+export function errorResponses<S extends number>(...statuses: S[]): Record<S, ErrorResponse> {
+  const out = {} as Record<S, ErrorResponse>;
   for (const s of statuses) out[s] = { description: DESCRIPTIONS[s] ?? "Error", content: { "application/json": { schema: ErrorEnvelope } } };
   return out;
 }

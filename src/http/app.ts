@@ -4,7 +4,8 @@
  * `X-Api-Version`; every non-2xx has the SPEC §7 envelope except the bare
  * 413; unknown paths are probe-blind 404s.
  */
-import { Hono, type Context } from "hono";
+import type { Context } from "hono";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { endpointOf } from "./endpoint.ts";
 import { HTTPException } from "hono/http-exception";
 import { VERSION } from "../core/version.ts";
@@ -16,9 +17,11 @@ import { domainRoutes } from "./routes/domains.ts";
 import { ingestRoutes } from "./routes/ingest.ts";
 import { memoryRoutes } from "./routes/memory.ts";
 import type { AppOptions } from "./options.ts";
+import { openApiYaml } from "./openapi-doc.ts";
 import { toErrorResponse } from "./status.ts";
 import { writeDoorRoutes } from "./routes/write-doors.ts";
 import { governanceRoutes } from "./routes/governance.ts";
+import { erasureRoutes } from "./routes/erasure.ts";
 import { recallRoutes } from "./routes/recall.ts";
 import { graphRoutes } from "./routes/graph.ts";
 import { installGuard } from "./guard.ts";
@@ -28,13 +31,19 @@ import { umpRoutes } from "./routes/ump.ts";
 import { umpFileRoutes } from "./routes/ump-files.ts";
 
 export type { AppOptions } from "./options.ts";
+export type { AppType } from "./app-type.ts";
+import type { AppType } from "./app-type.ts";
 
 /** SPEC §8: request body limit (enforced by the guard). */
 export { MAX_REQUEST_SIZE } from "./guard.ts";
 
-/** Builds the app for one Memory. */
-export function createApp(memory: Memory, opts: AppOptions): Hono {
-  const app = new Hono();
+/**
+ * Builds the app for one Memory. It is an OpenAPIHono: every feature router mounted with `app.route("/", router)`
+ * brings its declarations, and `GET /openapi.yaml` serves the document generated from all of them (issue 21).
+ */
+export function createApp(memory: Memory, _opts: AppOptions = {}): AppType {
+  // deno-lint-ignore ban-types
+  const app = new OpenAPIHono<{}>();
   app.use("*", async (c, next) => {
     await next();
     c.res.headers.set("X-Api-Version", VERSION);
@@ -44,7 +53,9 @@ export function createApp(memory: Memory, opts: AppOptions): Hono {
   // Issue 8: rate limit, deadline, body limit, authentication and the deny-by-default gate (rows in src/http/gates.ts).
   installGuard(app, memory);
 
-  coreRoutes(app, memory, opts);
+  let yaml: string | undefined;
+  // Rendered on first request, once every router has been mounted.
+  coreRoutes(app, memory, () => (yaml ??= openApiYaml(app)));
   ingestRoutes(app, memory);
   domainRoutes(app, memory);
   memoryRoutes(app, memory);
@@ -57,6 +68,7 @@ export function createApp(memory: Memory, opts: AppOptions): Hono {
   graphRoutes(app, memory);
   // governance routes (issue 6) register here
   governanceRoutes(app, memory);
+  erasureRoutes(app, memory);
   // ump routes (issue 7) register here
   umpRoutes(app, memory);
   umpFileRoutes(app, memory);
@@ -65,7 +77,7 @@ export function createApp(memory: Memory, opts: AppOptions): Hono {
 
   app.notFound((c) => c.json({ error: { code: "not_found", message: "not found" } }, 404));
   app.onError((err, c) => renderError(err, c, memory));
-  return app;
+  return app as unknown as AppType;
 }
 
 /**
@@ -77,6 +89,10 @@ export function renderError(err: unknown, c: Context, memory: Memory): Response 
   // A route's validator (src/http/api-router.ts) refuses unparsable JSON with Hono's HTTPException: same envelope as readJson.
   if (err instanceof HTTPException && err.status === 400) {
     return c.json({ error: { code: "invalid_json", message: "request body is not valid JSON" } }, 400);
+  }
+  // A body route's media-type gate (a declared JSON body sent as something else): an envelope, never a 500.
+  if (err instanceof HTTPException && err.status === 415) {
+    return c.json({ error: { code: "unsupported_media_type", message: "request body must be application/json" } }, 415);
   }
   const { status, body } = toErrorResponse(err);
   if (status !== 500) return c.json(body, status as 400);

@@ -1,5 +1,8 @@
 /** Options of the HTTP binding. */
 export interface AppOptions {
-  /** The OpenAPI document served at `/openapi.yaml`. */
-  openapiYaml: string;
+  /**
+   * Ignored: `/openapi.yaml` serves the document generated from the route declarations (issue 21).
+   * @deprecated Kept so existing callers of `createApp(memory, {openapiYaml})` still compile.
+   */
+  openapiYaml?: string;
 }

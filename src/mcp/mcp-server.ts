@@ -13,7 +13,7 @@
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
-  CallToolRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema,
+  CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { MemoryError } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
@@ -22,8 +22,20 @@ import type { UmpActor } from "../ump/actor.ts";
 import { toErrorResponse } from "../http/status.ts";
 import { UMP_TOOLS } from "./tools.ts";
 
+/**
+ * Tool naming: the spec's dotted names (`ump.remember`), or `underscore` (`ump_remember`) for model APIs that accept
+ * only `[A-Za-z0-9_-]` in tool names (issue 21).
+ */
+export type ToolNames = "dotted" | "underscore";
+
+/** A tool's name under a naming. */
+export function toolName(dotted: string, names: ToolNames = "dotted"): string {
+  return names === "underscore" ? dotted.replaceAll(".", "_") : dotted;
+}
+
 /** Builds the MCP server for one memory and caller. */
-export function createMcpServer(memory: Memory, actor: () => Promise<UmpActor>): Server {
+export function createMcpServer(memory: Memory, actor: () => Promise<UmpActor>, o: { toolNames?: ToolNames } = {}): Server {
+  const names = o.toolNames ?? "dotted";
   const server = new Server({ name: "cairn", version: VERSION }, { capabilities: { tools: {}, resources: {} } });
   const ump = memory.ump;
   const run: Record<string, (a: UmpActor, args: Record<string, unknown>) => Promise<unknown>> = {
@@ -38,11 +50,14 @@ export function createMcpServer(memory: Memory, actor: () => Promise<UmpActor>):
     "ump.audit.verify": (a) => ump.auditVerify(a),
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: UMP_TOOLS }));
+  const byName = new Map(Object.entries(run).map(([dotted, fn]) => [toolName(dotted, names), fn]));
+  const tools = UMP_TOOLS.map((t) => ({ ...t, name: toolName(t.name, names) }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
-    const fn = run[req.params.name];
+    const fn = byName.get(req.params.name);
+    // MCP spec (Tools, "Error Handling"): an unknown tool is a protocol error, JSON-RPC -32602 Invalid params, not a tool result.
+    if (!fn) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${req.params.name}`);
     try {
-      if (!fn) throw new MemoryError("not_found", `Unknown tool "${req.params.name}"`);
       const result = await fn(await actor(), (req.params.arguments ?? {}) as Record<string, unknown>);
       return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
     } catch (e) {

@@ -8,13 +8,13 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Memory } from "../memory.ts";
 import { onStdinEnd } from "../runtime/platform.ts";
 import { operatorActor, type UmpActor } from "../ump/actor.ts";
-import { createMcpServer } from "./mcp-server.ts";
+import { createMcpServer, type ToolNames } from "./mcp-server.ts";
 
 /** Serves until stdin closes and every request read before that is answered; resolves when the transport closes. */
-export async function runMcpStdio(memory: Memory, o: { token?: string } = {}): Promise<void> {
+export async function runMcpStdio(memory: Memory, o: { token?: string; toolNames?: ToolNames } = {}): Promise<void> {
   const actor = async (): Promise<UmpActor> =>
     o.token ? await memory.ump.authenticate({ bearer: o.token }) : operatorActor(await memory.ump.operatorDid());
-  const server = createMcpServer(memory, actor);
+  const server = createMcpServer(memory, actor, { toolNames: o.toolNames });
   const closed = new Promise<void>((resolve) => (server.onclose = () => resolve()));
   const transport = new StdioServerTransport();
   await server.connect(transport);

@@ -51,15 +51,16 @@ const vacuum = createRoute({
   },
 });
 
-/** Registers the domain routes. */
-export function domainRoutes(app: Hono, memory: Memory): void {
-  const r = apiRouter();
-  r.openapi(list, async (c) => c.json({ domains: await memory.domains.list() }, 200));
-  r.openapi(create, async (c) => {
-    const { created, domain } = await memory.domains.create(c.req.valid("json").name);
-    return created ? c.json(domain, 201) : c.json(domain, 200);
-  });
-  r.openapi(drop, async (c) => c.json(await memory.domains.drop(c.req.valid("param").name, c.req.valid("query").confirm), 200));
-  r.openapi(vacuum, async (c) => c.json(await memory.domains.vacuum(c.req.valid("param").name), 200));
+/** Registers the domain routes; returns the router (its schema joins `AppType`). */
+export function domainRoutes(app: Hono, memory: Memory) {
+  const r = apiRouter()
+    .openapi(list, async (c) => c.json({ domains: await memory.domains.list() }, 200))
+    .openapi(create, async (c) => {
+      const { created, domain } = await memory.domains.create(c.req.valid("json").name);
+      return created ? c.json(domain, 201) : c.json(domain, 200);
+    })
+    .openapi(drop, async (c) => c.json(await memory.domains.drop(c.req.valid("param").name, c.req.valid("query").confirm), 200))
+    .openapi(vacuum, async (c) => c.json(await memory.domains.vacuum(c.req.valid("param").name), 200));
   app.route("/", r);
+  return r;
 }

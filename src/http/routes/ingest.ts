@@ -1,13 +1,68 @@
-/** Structured ingest (SPEC §4.2). */
+/** Structured ingest routes (SPEC §4.2), declared as schemas in code (issue 21). */
 import type { Hono } from "hono";
 import type { Memory } from "../../memory.ts";
+import { apiRouter, BEARER, createRoute, errorResponses, z } from "../api-router.ts";
 import { readJson } from "../read-json.ts";
+import { docBody, Entity, IngestRequest, IngestResult, json, jsonBody, ref, Relation, UmpBatch, UmpBatchResult, UmpRememberResult } from "../shapes.ts";
 import { umpIngest } from "./ump-files.ts";
 
+const ingest = createRoute({
+  method: "post", path: "/ingest", operationId: "ingest", tags: ["ingest"], security: BEARER,
+  summary: "Structured knowledge write (SPEC §4.2); with ?format=ump|ump-md, the UMP file binding import",
+  request: {
+    query: z.object({
+      format: z.string().optional().openapi({
+        enum: ["ump", "ump-md"],
+        description: "Absent: the structured write. `ump`: body `{ump, records[]}` (also a JSON array, one record, or NDJSON).\n" +
+          "`ump-md`: the body is the markdown projection (one front-matter block plus body per record).\n" +
+          "Each record is processed on its own; a one-record batch answers with the plain remember reply (`{id, result}`) or that " +
+          "record's error envelope (SPEC §4.2). A posture-carrying door: under review posture each record is filed as a proposal (`review` on its result).",
+      }),
+    }),
+    // Several media types and JSON forms (NDJSON under format=ump): documented here, read by the handler.
+    body: docBody({
+      "application/json": { oneOf: [ref("IngestRequest"), ref("UmpBatch")] },
+      "text/markdown": { type: "string", description: "format=ump-md: the *.ump.md projection" },
+    }),
+  },
+  responses: {
+    200: json(z.union([IngestResult, UmpBatchResult, UmpRememberResult]), "created or duplicate (structured); the batch reply or the plain remember reply (format=ump|ump-md)"),
+    413: { description: "Body over 1 MiB; bare status with no body (SPEC §7)" },
+    507: json(z.object({ error: z.object({ code: z.string(), message: z.string() }) }), "Capacity guard refused the write; code capacity_exceeded (this project's code)"),
+    ...errorResponses(400, 401, 403),
+  },
+});
+
+const batch = createRoute({
+  method: "post", path: "/ingest/batch", operationId: "ingestBatch", tags: ["ingest"], security: BEARER,
+  summary: "Bulk structured write — up to 1,000 /ingest bodies in one transaction",
+  "x-cairn-choice": "SPEC §4.2 shows single writes only. Every item is validated first; one bad item fails the request with that item's code and status, " +
+    "its index in `details.index` and `items[i]` in the message, and nothing is written. Then all items commit in one transaction. Each item answers " +
+    "with the /ingest reply shape; duplicates (also within the batch) cost no writes. An operator door like /ingest (never routed to review).",
+  request: {
+    body: jsonBody(z.looseObject({
+      items: z.unknown().optional().openapi({ type: "array", minItems: 1, maxItems: 1000, items: ref("IngestRequest"), description: "Required" }),
+    }).openapi("IngestBatch")),
+  },
+  responses: {
+    200: json(z.object({ items: z.array(IngestResult), created: z.number().int(), duplicates: z.number().int() }), "per-item replies in request order, with counts"),
+    413: { description: "Body over 1 MiB; bare status with no body (SPEC §7)" },
+    ...errorResponses(400, 401, 403, 507),
+  },
+});
+
 /** Registers `POST /ingest` and `POST /ingest/batch`. */
-export function ingestRoutes(app: Hono, memory: Memory): void {
-  // `?format=ump|ump-md` is the UMP file binding (SPEC §4.2); without it, the structured write.
-  app.post("/ingest", async (c) => (await umpIngest(c, memory)) ?? c.json(await memory.ingest(await readJson(c))));
-  // This project's bulk door: many structured bodies, one transaction (see src/ingest/ingest-batch.ts).
-  app.post("/ingest/batch", async (c) => c.json(await memory.ingestBatch(await readJson(c))));
+export function ingestRoutes(app: Hono, memory: Memory) {
+  const r = apiRouter();
+  r.openAPIRegistry.register("IngestRequest", IngestRequest);
+  r.openAPIRegistry.register("Entity", Entity);
+  r.openAPIRegistry.register("Relation", Relation);
+  r.openAPIRegistry.register("UmpBatch", UmpBatch);
+  const routes = r
+    // `?format=ump|ump-md` is the UMP file binding (SPEC §4.2); without it, the structured write.
+    .openapi(ingest, async (c) => ((await umpIngest(c, memory)) ?? c.json(await memory.ingest(await readJson(c)), 200)) as never)
+    // This project's bulk door: many structured bodies, one transaction (see src/ingest/ingest-batch.ts).
+    .openapi(batch, async (c) => c.json(await memory.ingestBatch(c.req.valid("json")), 200));
+  app.route("/", routes);
+  return routes;
 }

@@ -2,7 +2,8 @@
  * Operations routes of issue 8 (SPEC §4.8): `GET /metrics` (Prometheus text)
  * and `GET /ops/authz/explain`, which answers the caller's own verdict for a
  * route. A `roles` parameter is refused (nobody may ask "what if I had these
- * roles"); a route that is unknown or ungated is a probe-blind 404.
+ * roles"); a route that is unknown or ungated is a probe-blind 404. Declared
+ * as schemas in code (issue 21).
  */
 import type { Hono } from "hono";
 import { describeGate } from "../../authz/gate.ts";
@@ -10,36 +11,66 @@ import { decide } from "../../authz/oracle.ts";
 import { hashSubject } from "../../authz/subject-hash.ts";
 import { MemoryError } from "../../core/errors.ts";
 import type { Memory } from "../../memory.ts";
+import { apiRouter, BEARER, createRoute, errorResponses, z } from "../api-router.ts";
 import { isEndpointRoute } from "../endpoint.ts";
 import { GATES, gateKey, PUBLIC_ROUTES } from "../gates.ts";
 import { principalOf } from "../principal.ts";
+import { AnyObject, json, q } from "../shapes.ts";
 
-/** Registers `/metrics` and `/ops/authz/explain`. */
-export function opsRoutes(app: Hono, memory: Memory): void {
-  app.get("/metrics", (c) => c.body(memory.security.renderMetrics(), 200, { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" }));
+const metrics = createRoute({
+  method: "get", path: "/metrics", operationId: "getMetrics", tags: ["ops"], security: BEARER,
+  summary: "Prometheus text metrics; deprecated-set header per SPEC §9.4", "x-cairn-choice": "Series: brain_rss_mib; cairn_http_requests_total{method,route,status}; cairn_http_request_duration_seconds{method,route} (histogram); cairn_http_inflight_requests; cairn_db_lock_wait_seconds (histogram, wait for the serialised write slot); cairn_db_pool_timeouts_total (requests whose 30 s deadline expired); cairn_db_busy_errors_total; cairn_rate_limited_total; cairn_rate_limit_buckets; cairn_rate_limit_evictions_total; cairn_auth_failures_total{reason}; cairn_authz_refusals_total{reason}; cairn_provider_tokens_total{provider,direction} (model-provider lane). Route labels are patterns, never raw paths.",
+  responses: { 200: { description: "text/plain; version=0.0.4", content: { "text/plain": { schema: z.string() } } }, ...errorResponses(401, 403) },
+});
 
-  app.get("/ops/authz/explain", (c) => {
-    if (c.req.query("roles") !== undefined) {
-      throw new MemoryError("authz_explain_role_set_refused", "Explain answers for the caller's own roles only; the roles parameter is refused");
-    }
-    const route = c.req.query("route");
-    if (!route) throw new MemoryError("invalid_request", "route is required, e.g. route=/domains/{name}", { field: "route" });
-    const method = (c.req.query("method") || "GET").toUpperCase();
-    // Accept the OpenAPI form (`/domains/{name}`) as well as Hono's (`/domains/:name`).
-    const pattern = route.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ":$1");
-    const key = gateKey(method, pattern);
-    const registered = app.routes.some((r) => isEndpointRoute(r) && gateKey(r.method, r.path) === key);
-    const notFound = () => new MemoryError("not_found", "not found");
-    if (!registered) throw notFound();
-    if (PUBLIC_ROUTES.has(key)) return c.json({ route: pattern, method, verdict: "Allow", reason: "public_route", gate: "public" });
-    const gate = GATES[key];
-    if (!gate) throw notFound();
-    const principal = principalOf(c)!;
-    const domain = c.req.query("domain");
-    const params = gate.level === "admin" && gate.on === "domain" && domain ? { [gate.param]: domain } : {};
-    const v = decide(principal, gate, { params, rolelessPosture: memory.security.rolelessPosture });
-    const who: Record<string, unknown> = { kind: principal.kind, subject_hash: hashSubject(principal.subject), roles: principal.roles };
-    if (principal.tenant !== undefined) who.tenant = principal.tenant;
-    return c.json({ route: pattern, method, verdict: v.verdict, reason: v.reason, gate: describeGate(gate), principal: who });
-  });
+const explain = createRoute({
+  method: "get", path: "/ops/authz/explain", operationId: "explainAuthz", tags: ["ops"], security: BEARER,
+  summary: "The caller's own verdict for a route (Admin on global)", "x-cairn-choice": "reply {route, method, verdict: Allow|Defer|Deny, reason, gate, principal{kind, subject_hash, roles, tenant?}}",
+  request: {
+    query: z.object({
+      route: q("Required; route pattern, /domains/{name} or /domains/:name"),
+      method: q(undefined, { default: "GET" }),
+      domain: q("domain for admin-on-domain gates", { "x-cairn-choice": true }),
+      roles: q("Refused (400 authz_explain_role_set_refused): explain answers for the caller's own roles only"),
+    }),
+  },
+  responses: {
+    200: json(z.looseObject({
+      route: z.string(), method: z.string(), verdict: z.enum(["Allow", "Defer", "Deny"]), reason: z.string(), gate: z.unknown(),
+      principal: AnyObject.optional(),
+    }).openapi("AuthzVerdict"), "Verdict"),
+    ...errorResponses(400, 401, 403, 404),
+  },
+});
+
+/** Registers `/metrics` and `/ops/authz/explain`; `app` is the whole app, whose routes explain looks up. */
+export function opsRoutes(app: Hono, memory: Memory) {
+  const r = apiRouter()
+    .openapi(metrics, (c) => c.body(memory.security.renderMetrics(), 200, { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" }) as never)
+    .openapi(explain, (c) => {
+      if (c.req.query("roles") !== undefined) {
+        throw new MemoryError("authz_explain_role_set_refused", "Explain answers for the caller's own roles only; the roles parameter is refused");
+      }
+      const route = c.req.query("route");
+      if (!route) throw new MemoryError("invalid_request", "route is required, e.g. route=/domains/{name}", { field: "route" });
+      const method = (c.req.query("method") || "GET").toUpperCase();
+      // Accept the OpenAPI form (`/domains/{name}`) as well as Hono's (`/domains/:name`).
+      const pattern = route.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ":$1");
+      const key = gateKey(method, pattern);
+      const registered = app.routes.some((rt) => isEndpointRoute(rt) && gateKey(rt.method, rt.path) === key);
+      const notFound = () => new MemoryError("not_found", "not found");
+      if (!registered) throw notFound();
+      if (PUBLIC_ROUTES.has(key)) return c.json({ route: pattern, method, verdict: "Allow" as const, reason: "public_route", gate: "public" }, 200);
+      const gate = GATES[key];
+      if (!gate) throw notFound();
+      const principal = principalOf(c)!;
+      const domain = c.req.query("domain");
+      const params = gate.level === "admin" && gate.on === "domain" && domain ? { [gate.param]: domain } : {};
+      const v = decide(principal, gate, { params, rolelessPosture: memory.security.rolelessPosture });
+      const who: Record<string, unknown> = { kind: principal.kind, subject_hash: hashSubject(principal.subject), roles: principal.roles };
+      if (principal.tenant !== undefined) who.tenant = principal.tenant;
+      return c.json({ route: pattern, method, verdict: v.verdict, reason: v.reason, gate: describeGate(gate), principal: who }, 200);
+    });
+  app.route("/", r);
+  return r;
 }

@@ -10,6 +10,8 @@
  */
 import type { Context, Hono } from "hono";
 import { MemoryError } from "../../core/errors.ts";
+import { apiRouter, BEARER, createRoute, errorResponses, z } from "../api-router.ts";
+import { json, q, UmpRecord } from "../shapes.ts";
 import type { Memory } from "../../memory.ts";
 import type { UmpActor } from "../../ump/actor.ts";
 import { parseUmpJson, parseUmpMarkdown, serialiseUmpMarkdown } from "../../ump/file-projection.ts";
@@ -63,13 +65,47 @@ function batchOf(text: string): unknown[] {
   return parseUmpJson(text);
 }
 
+const exportRoute = createRoute({
+  method: "get", path: "/export", operationId: "exportRecords", tags: ["ump"], security: BEARER, summary: "Export UMP records (SPEC §4.2)",
+  description: "`format=ump` (default): `{ump, exported_at, records}`. `format=ump-md`: one markdown document, a front-matter block plus body per record. " +
+    "Every readable record, superseded versions included; forgotten and consent.exportable=false records left out; consent.redact paths stripped " +
+    "(re-sealed). A capability token presented here needs the export verb and limits the records to its scope.",
+  "x-cairn-choice": true,
+  request: { query: z.object({ format: q("ump (default) or ump-md", { enum: FORMATS }) }) },
+  responses: {
+    200: {
+      description: "The export",
+      content: {
+        "application/json": { schema: z.object({ ump: z.string(), exported_at: z.string(), records: z.array(UmpRecord) }).openapi("UmpExport") },
+        "text/markdown": { schema: z.string() },
+      },
+    },
+    ...errorResponses(400, 401, 403),
+  },
+});
+
+const reconcile = createRoute({
+  method: "post", path: "/sources/reconcile", operationId: "reconcileSources", tags: ["governance"], security: BEARER,
+  summary: "Sweep orphans of deleted file sources (SPEC §4.4)",
+  description: "Deletes `vault` chunks no active file source holds any more (each with a tombstone and an audit row), unlinks others, and drops emptied " +
+    "deleted sources. Reply `{swept: [chunk ids], unlinked: [chunk ids], sources_removed}`. No body. A sweep with nothing to do writes nothing.",
+  "x-cairn-choice": true,
+  responses: {
+    200: json(z.object({ swept: z.array(z.number().int()), unlinked: z.array(z.number().int()), sources_removed: z.number().int() }), "{swept, unlinked, sources_removed}"),
+    ...errorResponses(401, 403),
+  },
+});
+
 /** Registers `GET /export` and `POST /sources/reconcile`. */
-export function umpFileRoutes(app: Hono, memory: Memory): void {
-  app.get("/export", async (c) => {
-    const format = formatOf(c, "ump");
-    const env = await memory.ump.exportRecords(await fileActor(c, memory));
-    if (format === "ump") return c.json(env);
-    return c.body(serialiseUmpMarkdown(env.records), 200, { "Content-Type": "text/markdown; charset=utf-8" });
-  });
-  app.post("/sources/reconcile", async (c) => c.json(await memory.sources.reconcile()));
+export function umpFileRoutes(app: Hono, memory: Memory) {
+  const r = apiRouter()
+    .openapi(exportRoute, async (c) => {
+      const format = formatOf(c, "ump");
+      const env = await memory.ump.exportRecords(await fileActor(c, memory));
+      if (format === "ump") return c.json(env as z.infer<typeof exportRoute.responses[200]["content"]["application/json"]["schema"]>, 200);
+      return c.body(serialiseUmpMarkdown(env.records), 200, { "Content-Type": "text/markdown; charset=utf-8" }) as never;
+    })
+    .openapi(reconcile, async (c) => c.json(await memory.sources.reconcile(), 200));
+  app.route("/", r);
+  return r;
 }

@@ -1,24 +1,124 @@
-/** Raw-memory write doors and quarantine review (SPEC §4.2, §4.4). */
+/** Raw-memory write doors and quarantine review (SPEC §4.2, §4.4), declared as schemas in code (issue 21). */
 import type { Hono } from "hono";
 import type { Memory } from "../../memory.ts";
 import { parseChunkId } from "../../lifecycle/delete-memory.ts";
+import { apiRouter, BEARER, createRoute, errorResponses, z } from "../api-router.ts";
 import { piiReadOf } from "../principal.ts";
 import { readJson } from "../read-json.ts";
+import { AnyObject, docBody, json, jsonBody, pathParam, q } from "../shapes.ts";
 
-/** Registers `/ingest/memory`, `/add` and the quarantine routes. */
-export function writeDoorRoutes(app: Hono, memory: Memory): void {
-  app.post("/ingest/markdown", async (c) => c.json(await memory.ingestMarkdown(await readJson(c))));
-  app.post("/ingest/memory", async (c) => c.json(await memory.ingestMemory(await readJson(c))));
-  app.post("/add", async (c) => c.json(await memory.add(await readJson(c))));
-  app.get("/quarantine", async (c) => {
-    const after = Number(c.req.query("after") ?? 0);
-    const limit = Number(c.req.query("limit") ?? 100);
-    return c.json(await memory.quarantine.list({
-      after: Number.isSafeInteger(after) && after >= 0 ? after : 0,
-      limit: Number.isSafeInteger(limit) ? limit : 100,
-      piiRead: piiReadOf(c),
-    }));
-  });
-  app.post("/quarantine/:id/release", async (c) => c.json(await memory.quarantine.release(parseChunkId(c.req.param("id")))));
-  app.delete("/quarantine/:id", async (c) => c.json(await memory.quarantine.remove(parseChunkId(c.req.param("id")))));
+const EntryResult = z
+  .looseObject({
+    id: z.number().int().optional(),
+    status: z.enum(["created", "duplicate", "skipped", "rejected", "proposed"]),
+    proposal_id: z.number().int().optional(), domain: z.string().optional(), flagged: z.boolean().optional(), reason: z.string().optional(),
+    error: z.object({ code: z.string(), message: z.string() }).optional(),
+  })
+  .openapi("EntryResult");
+const MemoryEntry = { type: "object", required: ["content"], properties: { content: { type: "string" }, title: { type: "string" }, domain: { type: "string" }, origin: { type: "string" } } };
+const IdParam = z.object({ id: pathParam("id", { type: "integer" }) });
+
+const markdown = createRoute({
+  method: "post", path: "/ingest/markdown", operationId: "ingestMarkdown", tags: ["ingest"], security: BEARER,
+  summary: "Titled markdown document; heading-aware chunks stamped markdown (SPEC §4.2); not filtered by the memory hygiene",
+  "x-cairn-choice": "Body {title, content, domain?, source?}. A document that fits one chunk (2,000 characters) is stored whole and verbatim; a longer one " +
+    "is split at headings, then paragraph, line and word boundaries (README \"Markdown chunking\"). Reply {id (first chunk), status: created if any chunk " +
+    "was created else duplicate, domain, chunks: [{id, status, heading_path, line_start, line_end, flagged?}], entitiesAdded, relationsAdded}. All chunks commit in one transaction.",
+  request: {
+    body: jsonBody(z.looseObject({
+      title: z.unknown().optional().openapi({ type: "string", description: "Required (title_invalid)" }),
+      content: z.unknown().optional().openapi({ type: "string", description: "Required (content_empty, content_too_large)" }),
+      domain: z.unknown().optional().openapi({ type: "string" }),
+      source: z.unknown().optional().openapi({ type: "string" }),
+    }).openapi("MarkdownIngest")),
+  },
+  responses: {
+    200: json(z.looseObject({
+      id: z.number().int(), status: z.enum(["created", "duplicate"]), domain: z.string(),
+      chunks: z.array(z.looseObject({ id: z.number().int(), status: z.string(), heading_path: z.array(z.string()), line_start: z.number().int(), line_end: z.number().int(), flagged: z.boolean().optional() })),
+      entitiesAdded: z.number().int(), relationsAdded: z.number().int(),
+    }).openapi("MarkdownIngestResult"), "Markdown ingest result"),
+    ...errorResponses(400, 401, 403, 507),
+  },
+});
+
+const memoryDoor = createRoute({
+  method: "post", path: "/ingest/memory", operationId: "ingestMemory", tags: ["ingest"], security: BEARER,
+  summary: "Raw memory entries; reasoning-tag strip then the skip rule per entry (SPEC §1 Input hygiene)",
+  "x-cairn-choice": "Body: one entry {content, title?, domain?, origin?} or a batch {entries: [string | {content, title?, domain?, origin?}], domain?, origin?} (1–1000). " +
+    "Reply for one entry: {id, status: created|duplicate, domain, flagged?} or {status: skipped, reason: skip_pattern|empty}. Reply for a batch: {results: [EntryResult], " +
+    "created, duplicate, skipped, rejected, proposed}; a bad entry is {status: rejected, error{code,message}} and never aborts the rest. Stored with source memory, " +
+    "origin agent unless given. A Quarantine verdict stores the entry flagged (flagged: true). Under CAIRN_WRITE_POSTURE=review (a posture-carrying door) each kept " +
+    "entry is filed as a proposal instead: {status: proposed, proposal_id, domain}.",
+  // One entry, a batch, or a bare JSON string: read by the handler, so the domain answers every form.
+  request: {
+    body: docBody({
+      "application/json": {
+        oneOf: [MemoryEntry, { type: "object", required: ["entries"], properties: { entries: { type: "array", minItems: 1, maxItems: 1000, items: { oneOf: [{ type: "string" }, MemoryEntry] } }, domain: { type: "string" }, origin: { type: "string" } } }],
+      },
+    }),
+  },
+  responses: {
+    200: json(z.union([EntryResult, z.looseObject({ results: z.array(EntryResult), created: z.number().int(), duplicate: z.number().int(), skipped: z.number().int(), rejected: z.number().int(), proposed: z.number().int() })]), "Entry result or batch reply"),
+    ...errorResponses(400, 401, 403, 507),
+  },
+});
+
+const add = createRoute({
+  method: "post", path: "/add", operationId: "addMemory", tags: ["ingest"], security: BEARER, deprecated: true,
+  summary: "Deprecated raw text ingest (reasoning blocks stripped); use /ingest/memory",
+  "x-cairn-choice": "Body {content, title?, domain?, origin?}; reply as one /ingest/memory entry",
+  request: { body: docBody({ "application/json": MemoryEntry }) },
+  responses: { 200: json(EntryResult, "Entry result"), ...errorResponses(400, 401, 403, 507) },
+});
+
+const QuarantineItem = z.looseObject({
+  id: z.number().int(), title: z.string().optional(), content: z.string(), domain: z.string(), source: z.string(), created_at: z.string(),
+  screen: AnyObject.optional(), untrusted: z.boolean(),
+}).openapi("QuarantineItem");
+
+const quarantine = createRoute({
+  method: "get", path: "/quarantine", operationId: "listQuarantine", tags: ["governance"], security: BEARER,
+  summary: "Flagged entries awaiting human review, served through the read seam",
+  "x-cairn-choice": "query after, limit (1–500); reply {items: [{id, title?, content, domain, source, created_at, screen?{verdict,reasons,score}, untrusted}], next_after?}; content and title redacted unless the caller holds pii:read",
+  request: { query: z.object({ after: q(undefined, { type: "integer", minimum: 0 }), limit: q(undefined, { type: "integer", minimum: 1, maximum: 500 }) }) },
+  responses: { 200: json(z.object({ items: z.array(QuarantineItem), next_after: z.number().int().optional() }), "Page of quarantined entries"), ...errorResponses(401, 403) },
+});
+
+const release = createRoute({
+  method: "post", path: "/quarantine/{id}/release", operationId: "releaseQuarantined", tags: ["governance"], security: BEARER,
+  summary: "Release a quarantined entry back into retrieval (audited)",
+  "x-cairn-choice": "reply {id, released: true}; 404 not_found unless the entry exists and is flagged",
+  request: { params: IdParam },
+  responses: { 200: json(z.object({ id: z.number().int(), released: z.literal(true) }), "Released"), ...errorResponses(400, 401, 403, 404) },
+});
+
+const remove = createRoute({
+  method: "delete", path: "/quarantine/{id}", operationId: "deleteQuarantined", tags: ["governance"], security: BEARER,
+  summary: "Delete a quarantined entry (tombstone + audit)",
+  "x-cairn-choice": "reply {id, deleted: true}; 404 not_found unless the entry exists and is flagged",
+  request: { params: IdParam },
+  responses: { 200: json(z.object({ id: z.number().int(), deleted: z.literal(true) }), "Deleted"), ...errorResponses(400, 401, 403, 404) },
+});
+
+/** Registers `/ingest/markdown`, `/ingest/memory`, `/add` and the quarantine routes. */
+export function writeDoorRoutes(app: Hono, memory: Memory) {
+  const r = apiRouter()
+    .openapi(markdown, async (c) => c.json(await memory.ingestMarkdown(c.req.valid("json")), 200))
+    .openapi(memoryDoor, async (c) => c.json(await memory.ingestMemory(await readJson(c)) as z.infer<typeof EntryResult>, 200))
+    .openapi(add, async (c) => c.json(await memory.add(await readJson(c)), 200))
+    .openapi(quarantine, async (c) => {
+      const after = Number(c.req.query("after") ?? 0);
+      const limit = Number(c.req.query("limit") ?? 100);
+      const page = await memory.quarantine.list({
+        after: Number.isSafeInteger(after) && after >= 0 ? after : 0,
+        limit: Number.isSafeInteger(limit) ? limit : 100,
+        piiRead: piiReadOf(c),
+      });
+      return c.json(page as z.infer<typeof quarantine.responses[200]["content"]["application/json"]["schema"]>, 200);
+    })
+    .openapi(release, async (c) => c.json(await memory.quarantine.release(parseChunkId(c.req.valid("param").id)), 200))
+    .openapi(remove, async (c) => c.json(await memory.quarantine.remove(parseChunkId(c.req.valid("param").id)), 200));
+  app.route("/", r);
+  return r;
 }
