@@ -161,7 +161,7 @@ function main(): void {
   variantTable(sets[0].texts, screen, args.includes("--misses") ? onlyHalf ?? "all" : null);
   const hijack = sets[0].texts;
   const caughtWithout = (ids: string[]) => hijack.filter((t) => { const h = screenHits(t); for (const id of [...ids, ...without]) h.delete(id); return verdictFromHits(h).verdict !== "clean"; }).length;
-  console.log(`\nHijacking set without the game-phrase family (access_grant): ${pct1(caughtWithout(["access_grant"]), hijack.length)}; with it: ${pct1(caughtWithout([]), hijack.length)}`);
+  console.log(`\nHijacking set without the game-phrase families (access_grant, grant_forcing): ${pct1(caughtWithout(["access_grant", "grant_forcing"]), hijack.length)}; with it: ${pct1(caughtWithout([]), hijack.length)}`);
   console.log("\n| reason | rows among attacks | rows among benign |");
   console.log("|---|---|---|");
   for (const [reason, c] of [...reasonCounts].sort((a, b) => b[1].attack - a[1].attack)) console.log(`| ${reason} | ${c.attack} | ${c.benign} |`);
