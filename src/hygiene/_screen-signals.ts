@@ -183,6 +183,7 @@ export function decodePayloads(text: string): string[] {
 // A secret or local data a planted snippet would send away.
 const SENSITIVE = /open\(|clipboard|paste\(|password|passwd|credential|private[_ ]?key|id_rsa|\.ssh\/|cookie|token|api[_ ]?key|os\.environ|getenv|\/etc\/shadow|files\s*=|localstorage/;
 const SENDS = /requests\.post\(|urllib\.request\.urlopen\(|httpx\.post\(|curl\b[^\n]{0,80}(?:-x["',\s]*post|--data|-d\s|-f\s|--upload-file|-t\s)|fetch\([^)]{0,200}method\s*:\s*["']post|navigator\.sendbeacon\(/;
+const CODE_HINTS = [".post(", "curl", "method", "sendbeacon(", "urlopen(", "/bin/", "dup2(", "/dev/tcp/", "nc "];
 const SHELL = /\/bin\/(?:ba)?sh["'\s,]+-i\b|os\.dup2\(|\bnc\s+(?:-\w+\s+)*-e\b|bash\s+-i\s*>&|\/dev\/tcp\//;
 
 /**
@@ -192,6 +193,7 @@ const SHELL = /\/bin\/(?:ba)?sh["'\s,]+-i\b|os\.dup2\(|\bnc\s+(?:-\w+\s+)*-e\b|b
  * count: procedural memories document those.
  */
 export function exfiltrationCode(folded: string): boolean {
-  if (!/post|\/bin\/|dup2|\/dev\/tcp|nc |beacon|urlopen/.test(folded)) return false;
+  // Cheap gate: every SENDS or SHELL form holds one of these literals.
+  if (!CODE_HINTS.some((h) => folded.includes(h))) return false;
   return SHELL.test(folded) || (SENDS.test(folded) && SENSITIVE.test(folded));
 }
