@@ -181,7 +181,8 @@ export function decodePayloads(text: string): string[] {
 }
 
 // A secret or local data a planted snippet would send away.
-const SENSITIVE = /open\(|clipboard|paste\(|password|passwd|credential|private[_ ]?key|id_rsa|\.ssh\/|cookie|token|api[_ ]?key|os\.environ|getenv|\/etc\/shadow|files\s*=|localstorage/;
+// Sources, not words: a note saying "with the team token header" is not a planted snippet.
+const SENSITIVE = /open\(|clipboard|paste\(|\/etc\/passwd|\/etc\/shadow|private[_ ]?key|id_rsa|\.ssh\/|document\.cookie|os\.environ|getenv\(|files\s*=|localstorage|keychain|\.aws\/credentials/;
 const SENDS = /requests\.post\(|urllib\.request\.urlopen\(|httpx\.post\(|curl\b[^\n]{0,80}(?:-x["',\s]*post|--data|-d\s|-f\s|--upload-file|-t\s)|fetch\([^)]{0,200}method\s*:\s*["']post|navigator\.sendbeacon\(/;
 const CODE_HINTS = [".post(", "curl", "method", "sendbeacon(", "urlopen(", "/bin/", "dup2(", "/dev/tcp/", "nc "];
 const SHELL = /\/bin\/(?:ba)?sh["'\s,]+-i\b|os\.dup2\(|\bnc\s+(?:-\w+\s+)*-e\b|bash\s+-i\s*>&|\/dev\/tcp\//;
