@@ -106,6 +106,32 @@ function variantTable(texts: string[], screen: (t: string) => { verdict: Verdict
   console.log(`| all kinds | ${total} | | | ${pct1(caughtAll, total)} | |`);
 }
 
+/** Query side: what a refusal rule would refuse among real queries (false refusals) and among attacks (issue 26 item 6). */
+function queryTable(sets: Set[], screen: (t: string) => { verdict: Verdict; reasons: string[] }): void {
+  const queries: Set[] = [];
+  const scifact = resolve(DATA, "../scifact/queries.jsonl");
+  if (existsSync(scifact)) queries.push({ name: "SciFact queries", attack: false, texts: readFileSync(scifact, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => (JSON.parse(l) as { text: string }).text) });
+  const locomo = resolve(DATA, "../locomo/locomo-dev.json");
+  if (existsSync(locomo)) {
+    const convs = JSON.parse(readFileSync(locomo, "utf8")) as { qa?: { question: string }[] }[];
+    queries.push({ name: "LoCoMo questions", attack: false, texts: convs.flatMap((c) => (c.qa ?? []).map((q) => q.question)) });
+  }
+  const rows = [...queries, ...sets.filter((s) => s.name.startsWith("NotInject") || s.name.startsWith("valid") || s.name.startsWith("hijacking"))];
+  console.log("\nQuery side: share refused by `/recall` (reject verdicts under the default; quarantine too under INJECTION_POLICY=reject; or Quarantine-level extraction under the default)\n");
+  console.log("| query set | rows | reject verdicts | refused under the default (reject, or quarantine with prompt_exfiltration) | refused under `reject` |");
+  console.log("|---|---|---|---|---|");
+  for (const set of rows) {
+    let rej = 0, exf = 0, q = 0;
+    for (const t of set.texts) {
+      const r = screen(t);
+      if (r.verdict === "reject") rej++;
+      if (r.verdict !== "clean") q++;
+      if (r.verdict === "reject" || r.reasons.includes("prompt_exfiltration")) exf++; // = queryAction under the default
+    }
+    console.log(`| ${set.name} | ${set.texts.length} | ${pct1(rej, set.texts.length)} | ${pct1(exf, set.texts.length)} | ${pct1(q, set.texts.length)} |`);
+  }
+}
+
 function main(): void {
   if (!existsSync(DATA)) {
     console.log(`Prompt-injection data not found at ${DATA}; skipping`);
@@ -159,6 +185,7 @@ function main(): void {
   }
   console.log(`\nNotInject overall false-positive rate: ${((100 * notInjectFlagged) / notInjectRows).toFixed(1)}% (${notInjectFlagged}/${notInjectRows})`);
   variantTable(sets[0].texts, screen, args.includes("--misses") ? onlyHalf ?? "all" : null);
+  queryTable(sets, screen);
   const hijack = sets[0].texts;
   const caughtWithout = (ids: string[]) => hijack.filter((t) => { const h = screenHits(t); for (const id of [...ids, ...without]) h.delete(id); return verdictFromHits(h).verdict !== "clean"; }).length;
   console.log(`\nHijacking set without the game-phrase families (access_grant, grant_forcing): ${pct1(caughtWithout(["access_grant", "grant_forcing"]), hijack.length)}; with it: ${pct1(caughtWithout([]), hijack.length)}`);

@@ -72,7 +72,8 @@ export async function createRecallEngine(o: {
       if (o.classifier) {
         // The rules already ran in validateQueryDoc; the classifier can only add (a failure leaves the rules' answer).
         const [p] = (await o.classifier.score([q.query]).catch(() => undefined)) ?? [0];
-        if (queryAction(withClassifier(screen(q.query), p ?? 0).verdict, o.injectionPolicy ?? "quarantine") === "reject") {
+        const merged = withClassifier(screen(q.query), p ?? 0);
+        if (queryAction(merged.verdict, o.injectionPolicy ?? "quarantine", merged.reasons) === "reject") {
           throw new MemoryError("query_rejected", "query matches a blocked prompt-injection pattern");
         }
       }
