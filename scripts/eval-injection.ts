@@ -20,6 +20,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { screenHits, type Verdict, verdictFromHits } from "../src/hygiene/screen.ts";
+import { variant, VARIANT_KINDS } from "./_injection-variants.ts";
 
 const DATA = resolve(import.meta.dirname, "../../shared/data/prompt-injection");
 
@@ -68,6 +69,67 @@ function controls(): Set[] {
   const blns = resolve(DATA, "../unicode/blns.json");
   if (existsSync(blns)) out.push({ name: "control: naughty strings (blns)", attack: false, texts: JSON.parse(readFileSync(blns, "utf8")) as string[] });
   return out;
+}
+
+const pct1 = (a: number, b: number) => (b === 0 ? "n/a" : `${((100 * a) / b).toFixed(1)}% (${a}/${b})`);
+
+/** Caught share of generated variants of the hijacking attacks, per kind and half (scripts/_injection-variants.ts). */
+function variantTable(texts: string[], screen: (t: string) => { verdict: Verdict }, misses: string | null): void {
+  console.log("\nGenerated variants of the hijacking attacks: share not clean (a row counts when the kind applies to it)\n");
+  console.log("| variant kind | variants | even half (tuning) | odd half (held out) | all | of originals caught, still caught |");
+  console.log("|---|---|---|---|---|---|");
+  let total = 0;
+  let caughtAll = 0;
+  for (const kind of VARIANT_KINDS) {
+    const caught = [0, 0];
+    const sizes = [0, 0];
+    let origCaught = 0;
+    let stillCaught = 0;
+    texts.forEach((text, i) => {
+      const v = variant(text, kind, i);
+      if (v === undefined) return;
+      const half = i % 2;
+      sizes[half]++;
+      const hit = screen(v).verdict !== "clean";
+      if (hit) caught[half]++;
+      if (screen(text).verdict !== "clean") {
+        origCaught++;
+        if (hit) stillCaught++;
+      }
+      const show = misses === "all" || (misses === "odd") === (half === 1);
+      if (misses !== null && show && !hit) console.log("VMISS", kind, JSON.stringify(v.slice(0, 240)));
+    });
+    total += sizes[0] + sizes[1];
+    caughtAll += caught[0] + caught[1];
+    console.log(`| ${kind} | ${sizes[0] + sizes[1]} | ${pct1(caught[0], sizes[0])} | ${pct1(caught[1], sizes[1])} | ${pct1(caught[0] + caught[1], sizes[0] + sizes[1])} | ${pct1(stillCaught, origCaught)} |`);
+  }
+  console.log(`| all kinds | ${total} | | | ${pct1(caughtAll, total)} | |`);
+}
+
+/** Query side: what a refusal rule would refuse among real queries (false refusals) and among attacks (issue 26 item 6). */
+function queryTable(sets: Set[], screen: (t: string) => { verdict: Verdict; reasons: string[] }): void {
+  const queries: Set[] = [];
+  const scifact = resolve(DATA, "../scifact/queries.jsonl");
+  if (existsSync(scifact)) queries.push({ name: "SciFact queries", attack: false, texts: readFileSync(scifact, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => (JSON.parse(l) as { text: string }).text) });
+  const locomo = resolve(DATA, "../locomo/locomo-dev.json");
+  if (existsSync(locomo)) {
+    const convs = JSON.parse(readFileSync(locomo, "utf8")) as { qa?: { question: string }[] }[];
+    queries.push({ name: "LoCoMo questions", attack: false, texts: convs.flatMap((c) => (c.qa ?? []).map((q) => q.question)) });
+  }
+  const rows = [...queries, ...sets.filter((s) => s.name.startsWith("NotInject") || s.name.startsWith("valid") || s.name.startsWith("hijacking"))];
+  console.log("\nQuery side: share refused by `/recall` (reject verdicts under the default; quarantine too under INJECTION_POLICY=reject; or Quarantine-level extraction under the default)\n");
+  console.log("| query set | rows | reject verdicts | refused under the default (reject, or quarantine with prompt_exfiltration) | refused under `reject` |");
+  console.log("|---|---|---|---|---|");
+  for (const set of rows) {
+    let rej = 0, exf = 0, q = 0;
+    for (const t of set.texts) {
+      const r = screen(t);
+      if (r.verdict === "reject") rej++;
+      if (r.verdict !== "clean") q++;
+      if (r.verdict === "reject" || r.reasons.includes("prompt_exfiltration")) exf++; // = queryAction under the default
+    }
+    console.log(`| ${set.name} | ${set.texts.length} | ${pct1(rej, set.texts.length)} | ${pct1(exf, set.texts.length)} | ${pct1(q, set.texts.length)} |`);
+  }
 }
 
 function main(): void {
@@ -122,6 +184,11 @@ function main(): void {
     );
   }
   console.log(`\nNotInject overall false-positive rate: ${((100 * notInjectFlagged) / notInjectRows).toFixed(1)}% (${notInjectFlagged}/${notInjectRows})`);
+  variantTable(sets[0].texts, screen, args.includes("--misses") ? onlyHalf ?? "all" : null);
+  queryTable(sets, screen);
+  const hijack = sets[0].texts;
+  const caughtWithout = (ids: string[]) => hijack.filter((t) => { const h = screenHits(t); for (const id of [...ids, ...without]) h.delete(id); return verdictFromHits(h).verdict !== "clean"; }).length;
+  console.log(`\nHijacking set without the game-phrase families (access_grant, grant_forcing): ${pct1(caughtWithout(["access_grant", "grant_forcing"]), hijack.length)}; with it: ${pct1(caughtWithout([]), hijack.length)}`);
   console.log("\n| reason | rows among attacks | rows among benign |");
   console.log("|---|---|---|");
   for (const [reason, c] of [...reasonCounts].sort((a, b) => b[1].attack - a[1].attack)) console.log(`| ${reason} | ${c.attack} | ${c.benign} |`);

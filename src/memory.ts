@@ -47,6 +47,7 @@ import type { CrossScorer, TemporalFilter } from "./recall/ports.ts";
 import { composeTemporalFilters } from "./recall/compose-temporal.ts";
 import { createUmpService, type UmpService } from "./ump/ump-service.ts";
 import { createSourceService, type SourceService } from "./sources/source-service.ts";
+import type { InjectionClassifier } from "./screen-model/classifier.ts";
 
 /** What the runtime provides (STYLE rule 5: runtime code stays in src/runtime/). */
 export interface MemoryPorts {
@@ -56,6 +57,8 @@ export interface MemoryPorts {
   clock?: () => Date;
   /** Embedder; when absent, chunks are stored without vectors and recall is lexical only. */
   embedder?: Embedder;
+  /** Optional local injection classifier (`CAIRN_INJECTION_CLASSIFIER_DIR`; SPEC §1 Trust rules). */
+  injectionClassifier?: InjectionClassifier;
   /** Optional cross-encoder for the rerank tier (SPEC §1 step 5). */
   crossEncoder?: CrossScorer;
   /** Where the lexical snapshot is kept (a file beside the database); absent → rebuilt at every boot. */
@@ -152,12 +155,13 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const audit = createAuditService(db, clock);
   // Every chunk write and delete records one audit row in its own transaction (SPEC §1 item 5).
   const write: WriteContext = { db, clock, embedder: ports.embedder, indexHooks: [], txHooks: [audit.hook], maxDocs: config.maxDocs,
-    injectionPolicy: config.injectionPolicy };
+    injectionPolicy: config.injectionPolicy, classifier: ports.injectionClassifier };
   const healthDeps: HealthDeps = {
     db, rssBytes: ports.rssBytes,
-    // SPEC §1 Trust rules: the screen is deterministic rules; no model classifier is shipped, so it is "absent".
+    // SPEC §1 Trust rules: the rules always run; the optional local classifier is "on" once loaded, else "absent".
     sections: [() => ({
-      injection_classifier: "absent", injection_classifier_loaded: false, injection_screen: "rules",
+      injection_classifier: ports.injectionClassifier ? "on" : "absent", injection_classifier_loaded: ports.injectionClassifier !== undefined,
+      injection_screen: ports.injectionClassifier ? "rules+classifier" : "rules",
       injection_policy: config.injectionPolicy, allow_policy_bypasses: false,
     })],
     limits: { maxDocs: config.maxDocs, maxDbMib: config.maxDbMib, maxRssMib: config.maxRssMib },
@@ -166,7 +170,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     for (const id of ids) for (const h of write.indexHooks) h.removed(id);
   }, write.txHooks);
   const recallEngine = await createRecallEngine({
-    db, embedder: ports.embedder, snapshots: ports.snapshots, crossEncoder: ports.crossEncoder, clock, injectionPolicy: config.injectionPolicy, budgetMs: config.recallBudgetMs,
+    db, embedder: ports.embedder, snapshots: ports.snapshots, crossEncoder: ports.crossEncoder, clock, injectionPolicy: config.injectionPolicy, classifier: ports.injectionClassifier, budgetMs: config.recallBudgetMs,
     graphEnabled: config.recallGraphEnabled, domainExists: (n) => domains.exists(n),
     trace: async (path) => (await audit.record({ action: "recall_trace", detail: path })).id,
     vectorIndex: config.vectorIndex, vectorScanMax: config.vectorScanMax, remote: config.dbUrl !== undefined,

@@ -9,7 +9,7 @@ import { createApp } from "./http/app.ts";
 import { parserRefusal } from "./http/parser-refusal.ts";
 import { decodeSnapshotFile, encodeSnapshotFile } from "./lexical/snapshot-file.ts";
 import { openMemory, type Memory } from "./memory.ts";
-import { loadCrossEncoder, loadEmbedder } from "./runtime/model-loader.ts";
+import { loadCrossEncoder, loadEmbedder, loadInjectionClassifier } from "./runtime/model-loader.ts";
 import { dirKeyring } from "./runtime/ump-keyring.ts";
 import {
   ensureParentDir, exitProcess, readBytes, readSecretFile, resolveHost, rssBytes, serveFetch, writeFileAtomic, type RunningServer,
@@ -47,11 +47,12 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
   };
   const embedder = await loadEmbedder(config);
   const crossEncoder = await loadCrossEncoder(config);
+  const injectionClassifier = await loadInjectionClassifier(config);
   // SPEC §5 item 5: the operator key is re-read on every use, so rotation applies at once; an insecure key file refuses boot.
   const keyring = dirKeyring(config.umpKeyDir);
   keyring.currentSync();
   return await openMemory(config, {
-    rssBytes, embedder, crossEncoder, snapshots, readSecretFile, resolveHost, exit: exitProcess, umpKey: () => keyring.currentSync(),
+    rssBytes, embedder, crossEncoder, injectionClassifier, snapshots, readSecretFile, resolveHost, exit: exitProcess, umpKey: () => keyring.currentSync(),
     pid: processId(), pidAlive: processAlive,
   });
 }

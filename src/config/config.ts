@@ -64,6 +64,8 @@ export interface Config {
   embedModelDir?: string;
   /** Optional ONNX cross-encoder directory for the rerank tier (`CAIRN_RERANK_MODEL_DIR`). */
   rerankModelDir?: string;
+  /** Optional ONNX injection classifier directory (`CAIRN_INJECTION_CLASSIFIER_DIR`; SPEC §1 Trust rules, issue 26). */
+  injectionClassifierDir?: string;
   /** Directory holding the UMP operator key (`CAIRN_UMP_KEY_DIR`, default `<config_dir>/ump`; SPEC §5 item 5). */
   umpKeyDir: string;
   /** Credentials and RBAC posture (SPEC §5). */

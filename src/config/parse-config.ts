@@ -68,6 +68,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     embedKind: readEnum(env, "CAIRN_EMBED_KIND", ["static", "model2vec", "onnx", "none"] as const, "static"),
     embedModelDir: readString(env, "CAIRN_EMBED_MODEL_DIR"),
     rerankModelDir: readString(env, "CAIRN_RERANK_MODEL_DIR"),
+    injectionClassifierDir: readString(env, "CAIRN_INJECTION_CLASSIFIER_DIR"),
     vectorIndex: readEnum(env, "CAIRN_VECTOR_INDEX", ["auto", "scan", "diskann"] as const, "auto"),
     vectorScanMax: readInt(env, "CAIRN_VECTOR_SCAN_MAX", 200_000, 1, 100_000_000),
     umpKeyDir: readString(env, "CAIRN_UMP_KEY_DIR") ?? `${configDir(env)}/ump`,

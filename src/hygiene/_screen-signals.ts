@@ -179,3 +179,22 @@ export function decodePayloads(text: string): string[] {
   if (need.binary) for (const m of text.matchAll(BINARY)) keep(m[0].replace(/[ ,]/g, "").replace(/.{8}/g, (b) => String.fromCharCode(parseInt(b, 2))));
   return out;
 }
+
+// A secret or local data a planted snippet would send away.
+// Sources, not words: a note saying "with the team token header" is not a planted snippet.
+const SENSITIVE = /open\(|clipboard|paste\(|\/etc\/passwd|\/etc\/shadow|private[_ ]?key|id_rsa|\.ssh\/|document\.cookie|os\.environ|getenv\(|files\s*=|localstorage|keychain|\.aws\/credentials/;
+const SENDS = /requests\.post\(|urllib\.request\.urlopen\(|httpx\.post\(|curl\b[^\n]{0,80}(?:-x["',\s]*post|--data|-d\s|-f\s|--upload-file|-t\s)|fetch\([^)]{0,200}method\s*:\s*["']post|navigator\.sendbeacon\(/;
+const CODE_HINTS = [".post(", "curl", "method", "sendbeacon(", "urlopen(", "/bin/", "dup2(", "/dev/tcp/", "nc "];
+const SHELL = /\/bin\/(?:ba)?sh["'\s,]+-i\b|os\.dup2\(|\bnc\s+(?:-\w+\s+)*-e\b|bash\s+-i\s*>&|\/dev\/tcp\//;
+
+/**
+ * True when folded text carries an exfiltration snippet: code that sends a
+ * secret or local data (files, clipboard, credentials, cookies) to a URL, or
+ * a reverse shell (issue 26, indirect instructions). A bare API call does not
+ * count: procedural memories document those.
+ */
+export function exfiltrationCode(folded: string): boolean {
+  // Cheap gate: every SENDS or SHELL form holds one of these literals.
+  if (!CODE_HINTS.some((h) => folded.includes(h))) return false;
+  return SHELL.test(folded) || (SENDS.test(folded) && SENSITIVE.test(folded));
+}

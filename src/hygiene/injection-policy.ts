@@ -7,7 +7,7 @@
  *
  * | policy | write, clean | write, quarantine | write, reject | query, quarantine | query, reject |
  * |---|---|---|---|---|---|
- * | `quarantine` (default) | store | store flagged | store flagged | allow | `query_rejected` |
+ * | `quarantine` (default) | store | store flagged | store flagged | allow (`query_rejected` for prompt extraction) | `query_rejected` |
  * | `reject` | store | refuse | refuse | `query_rejected` | `query_rejected` |
  * | `off` | store | store | store | allow | allow |
  *
@@ -39,9 +39,16 @@ export function writeAction(verdict: Verdict, policy: InjectionPolicy): WriteAct
   return policy === "reject" ? "refuse" : "store_flagged";
 }
 
-/** The recall-door action for a verdict under a policy; `reject` maps to `query_rejected` (SPEC §7). */
-export function queryAction(verdict: Verdict, policy: InjectionPolicy): QueryAction {
+/** Families that refuse a query at Quarantine level under the default policy: asking for the hidden prompt is never a search. */
+export const QUERY_REFUSED_FAMILIES: readonly string[] = ["prompt_exfiltration"];
+
+/**
+ * The recall-door action for a verdict under a policy; `reject` maps to `query_rejected` (SPEC §7). Under the
+ * default, a Quarantine-level query is refused only when `reasons` hold a prompt-extraction family (issue 26:
+ * 0 of 2,288 real queries and benign prompts carry it; README "Query side").
+ */
+export function queryAction(verdict: Verdict, policy: InjectionPolicy, reasons: readonly string[] = []): QueryAction {
   if (policy === "off" || verdict === "clean") return "allow";
-  if (verdict === "reject") return "reject";
-  return policy === "reject" ? "reject" : "allow";
+  if (verdict === "reject" || policy === "reject") return "reject";
+  return reasons.some((r) => QUERY_REFUSED_FAMILIES.includes(r)) ? "reject" : "allow";
 }

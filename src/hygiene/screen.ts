@@ -12,10 +12,11 @@
  * (an override plus an exfiltration request), or tag-block smuggling
  * alone, reject.
  */
+import { canonicalForScreen } from "./_screen-canon.ts";
 import { foldForScreen } from "./_screen-fold.ts";
 import { PHRASE_RULES } from "./_screen-rules.ts";
 import { compileScan } from "./_screen-scan.ts";
-import { decodePayloads, longestFlood, scanHidden } from "./_screen-signals.ts";
+import { decodePayloads, exfiltrationCode, longestFlood, scanHidden } from "./_screen-signals.ts";
 import { hasInvisible } from "./invisible-chars.ts";
 
 /** The three outcomes of SPEC §1, lowercase. */
@@ -44,6 +45,7 @@ export const SIGNAL_WEIGHTS = {
 export const FLOOD_MIN = 30;
 
 const MAX_DECODED = 16;
+const INDIRECT_WEIGHT = PHRASE_RULES.find((r) => r.id === "indirect_instruction")!.weight;
 
 // Every rule's patterns in one scan (src/hygiene/_screen-scan.ts): same hits as testing each pattern in turn.
 const RULE_OF = PHRASE_RULES.flatMap((rule) => rule.patterns.map(() => rule));
@@ -57,9 +59,11 @@ function phraseHits(folded: string, into: Map<string, number>): void {
 export function screenHits(text: string): Map<string, number> {
   const hits = new Map<string, number>();
   const folded = foldForScreen(text);
-  phraseHits(folded, hits);
+  // The rules read the canonical view: typos, doubled letters, joins and hyphens undone (_screen-canon.ts).
+  phraseHits(canonicalForScreen(folded), hits);
   // An invisible character may join words or separate them; read both ways, so stripping never hides a phrase.
-  if (hasInvisible(text)) phraseHits(foldForScreen(text, " "), hits);
+  if (hasInvisible(text)) phraseHits(canonicalForScreen(foldForScreen(text, " ")), hits);
+  if (!hits.has("indirect_instruction") && exfiltrationCode(folded)) hits.set("indirect_instruction", INDIRECT_WEIGHT);
 
   const hidden = scanHidden(text);
   if (hidden.unexplained > 0) hits.set("hidden_characters", SIGNAL_WEIGHTS.hidden_characters);
@@ -75,7 +79,7 @@ export function screenHits(text: string): Map<string, number> {
   if (hidden.tagText !== "") decoded.push(hidden.tagText);
   for (const d of decoded) {
     const inner = new Map<string, number>();
-    phraseHits(foldForScreen(d), inner);
+    phraseHits(canonicalForScreen(foldForScreen(d)), inner);
     if (inner.size > 0) hits.set("encoded_payload", SIGNAL_WEIGHTS.encoded_payload + Math.max(...inner.values()));
   }
 

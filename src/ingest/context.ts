@@ -2,6 +2,7 @@
 import type { InjectionPolicy } from "../config/config.ts";
 import type { Embedder } from "../embed/embedder.ts";
 import type { GraphSink } from "../graph/graph-delta.ts";
+import type { InjectionClassifier } from "../screen-model/classifier.ts";
 import type { Db } from "../store/db.ts";
 import type { Clock, IndexHooks, ReviewGate, TxHook } from "./ports.ts";
 
@@ -18,6 +19,8 @@ export interface WriteContext {
   maxDocs: number;
   /** What the screen does with a Quarantine verdict. */
   injectionPolicy: InjectionPolicy;
+  /** The optional local injection classifier (SPEC §1; issue 26): it can only move verdicts toward quarantine/reject. */
+  classifier?: InjectionClassifier;
   /** Receives the graph rows a write staged, for the in-memory recall graph (SPEC §1 step 6). */
   graphSink?: GraphSink;
   /** Write-posture gate for the posture-carrying doors (SPEC §1); absent means every write is direct. */

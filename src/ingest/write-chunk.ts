@@ -11,7 +11,7 @@ import type { Exec } from "../store/db.ts";
 import { putVectors } from "../store/vectors.ts";
 import type { WriteContext } from "./context.ts";
 import { runTxHooks, type TxEvent } from "./ports.ts";
-import { screenWrite } from "./screen-write.ts";
+import { screenWrites } from "./screen-write.ts";
 
 /** Outcome of one chunk write: a value, not an exception (STYLE rule 8). */
 export interface WriteOutcome {
@@ -45,10 +45,13 @@ export async function writeChunks(
   input.forEach((c, i) => {
     if (pre[i] || seen.has(c.contentHash)) return;
     seen.add(c.contentHash);
-    // SPEC §1: every door is screened; verdicts only move toward quarantine/reject.
-    const verdict = screenWrite(ctx.injectionPolicy, c.content, c.title);
-    const screened = verdict.result.verdict === "clean" ? c : { ...c, flagged: c.flagged || verdict.flagged, meta: { ...(c.meta ?? {}), screen: verdict.result } };
-    todo.push({ i, c: screened });
+    todo.push({ i, c });
+  });
+  // SPEC §1: every door is screened (rules, plus the optional classifier); verdicts only move toward quarantine/reject.
+  const verdicts = await screenWrites(ctx.injectionPolicy, ctx.classifier, todo.map((t) => t.c));
+  todo.forEach((t, k) => {
+    const verdict = verdicts[k];
+    if (verdict.result.verdict !== "clean") t.c = { ...t.c, flagged: t.c.flagged || verdict.flagged, meta: { ...(t.c.meta ?? {}), screen: verdict.result } };
   });
   const vectors = ctx.embedder && todo.length ? await ctx.embedder.embed(todo.map((t) => embedText(t.c))) : undefined;
   const out = await ctx.db.write(async (tx) => {

@@ -61,7 +61,8 @@ export function validateQueryDoc(raw: unknown, sourceParam?: string, policy: Inj
   if (q === undefined || q === null || (typeof q === "string" && q.trim() === "")) throw new MemoryError("query_empty", "query must not be empty", { min: 1, max: 2000 });
   if (typeof q !== "string") throw new MemoryError("invalid_request", "query must be a string", { field: "query" });
   if (enc.encode(q).length > 2000) throw new MemoryError("query_too_long", "query exceeds 2,000 bytes", { min: 1, max: 2000 });
-  if (queryAction(screen(q).verdict, policy) === "reject") throw new MemoryError("query_rejected", "query matches a blocked prompt-injection pattern");
+  const screened = screen(q);
+  if (queryAction(screened.verdict, policy, screened.reasons) === "reject") throw new MemoryError("query_rejected", "query matches a blocked prompt-injection pattern");
   let limit = 5;
   if (b.limit !== undefined && b.limit !== null) {
     if (typeof b.limit !== "number" || !Number.isInteger(b.limit) || b.limit < 1 || b.limit > 100) {

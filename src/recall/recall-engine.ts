@@ -6,7 +6,9 @@
  */
 import { isMemoryError, MemoryError } from "../core/errors.ts";
 import type { Embedder } from "../embed/embedder.ts";
-import type { InjectionPolicy } from "../hygiene/injection-policy.ts";
+import { queryAction, type InjectionPolicy } from "../hygiene/injection-policy.ts";
+import { screen } from "../hygiene/screen.ts";
+import { type InjectionClassifier, withClassifier } from "../screen-model/classifier.ts";
 import { createAnalyzer } from "../lexical/analyzer.ts";
 import type { Db } from "../store/db.ts";
 import { annSearch, ensureVectorAnnIndex } from "../store/vectors.ts";
@@ -47,6 +49,8 @@ export async function createRecallEngine(o: {
   domainExists(name: string): Promise<boolean>; trace?: RecallDeps["trace"]; params?: Partial<RecallParams>;
   crossEncoder?: CrossScorer;
   injectionPolicy?: InjectionPolicy;
+  /** Optional local injection classifier: the query is refused when rules plus classifier reach a refusing verdict. */
+  classifier?: InjectionClassifier;
   vectorIndex?: "auto" | "scan" | "diskann"; vectorScanMax?: number; remote?: boolean;
 }): Promise<RecallEngine> {
   const { index, lexical } = await loadRecallIndex(o.db, o.embedder, o.snapshots);
@@ -65,6 +69,14 @@ export async function createRecallEngine(o: {
     index, lexicalSource: lexical, vectorLeg: !index.vectors ? "none" : useAnn ? "diskann" : "scan", get params() { return deps.params; }, set params(p) { deps.params = p; },
     async recall(body, opts = {}) {
       const q = validateQueryDoc(body, opts.sourceParam, o.injectionPolicy);
+      if (o.classifier) {
+        // The rules already ran in validateQueryDoc; the classifier can only add (a failure leaves the rules' answer).
+        const [p] = (await o.classifier.score([q.query]).catch(() => undefined)) ?? [0];
+        const merged = withClassifier(screen(q.query), p ?? 0);
+        if (queryAction(merged.verdict, o.injectionPolicy ?? "quarantine", merged.reasons) === "reject") {
+          throw new MemoryError("query_rejected", "query matches a blocked prompt-injection pattern");
+        }
+      }
       let timer: ReturnType<typeof setTimeout> | undefined;
       const budget = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new MemoryError("recall_unavailable", "recall exceeded its search budget")), o.budgetMs);

@@ -14,7 +14,7 @@ import type { IngestKind, Origin } from "../core/types.ts";
 import { GLOBAL_DOMAIN } from "../domains/domain-name.ts";
 import type { WriteContext } from "../ingest/context.ts";
 import { requireRegisteredDomain } from "../ingest/ingest-structured.ts";
-import { screenWrite } from "../ingest/screen-write.ts";
+import { screenWrites } from "../ingest/screen-write.ts";
 import { findChunkByHash } from "../store/chunks.ts";
 import { findPendingByHash, insertProposal } from "../store/proposals.ts";
 import { scoreProposal } from "./score-proposal.ts";
@@ -64,7 +64,7 @@ export async function fileProposal(d: FilingDeps, input: ProposalInput): Promise
   await requireRegisteredDomain(d.ctx, domain);
   const kind = input.kind ?? "memory";
   // SPEC §1 Trust rules: the same screen seam and policy table as every write door.
-  const verdict = screenWrite(d.ctx.injectionPolicy, input.content, input.title).result;
+  const [{ result: verdict }] = await screenWrites(d.ctx.injectionPolicy, d.ctx.classifier, [{ content: input.content, title: input.title }]);
   const contentHash = await xxh3Hex(input.content);
   const reply = (id: number, score: number, duplicate: boolean): FiledProposal => {
     const r: FiledProposal = { id, status: "pending", score, verdict: verdict.verdict, domain, untrusted: true };

@@ -3,6 +3,7 @@
  * (runtime code: it reads files). The default static table ships in
  * `assets/embed/`; model2vec and ONNX directories are opt-in
  * (`CAIRN_EMBED_KIND`, `CAIRN_EMBED_MODEL_DIR`, `CAIRN_RERANK_MODEL_DIR`).
+ * The optional injection classifier (`CAIRN_INJECTION_CLASSIFIER_DIR`) loads the same way.
  * A missing or broken model refuses boot with a clear message; no network.
  */
 import type { Config } from "../config/config.ts";
@@ -11,6 +12,7 @@ import type { Embedder } from "../embed/embedder.ts";
 import { loadModel2VecDir } from "../embed/model2vec-dir.ts";
 import { createStaticEmbedder, DEFAULT_STATIC_ASSET_PATH } from "../embed/static-embedder.ts";
 import type { CrossEncoder } from "../rerank/onnx-cross-encoder.ts";
+import type { InjectionClassifier } from "../screen-model/classifier.ts";
 import { packageRoot, readBytes } from "./platform.ts";
 
 /** Loads the embedder named by the config (undefined for `none`). */
@@ -48,4 +50,16 @@ export async function loadCrossEncoder(config: Config): Promise<CrossEncoder | u
   if (!config.rerankModelDir) return undefined;
   const { loadOnnxCrossEncoder } = await import("../rerank/onnx-cross-encoder.ts");
   return await loadOnnxCrossEncoder(config.rerankModelDir);
+}
+
+/** Loads the optional ONNX injection classifier (SPEC §1 Trust rules); a missing or broken model refuses boot. */
+export async function loadInjectionClassifier(config: Config): Promise<InjectionClassifier | undefined> {
+  if (!config.injectionClassifierDir) return undefined;
+  const { loadOnnxInjectionClassifier } = await import("../screen-model/onnx-injection-classifier.ts");
+  try {
+    return await loadOnnxInjectionClassifier(config.injectionClassifierDir);
+  } catch (e) {
+    if (e instanceof MemoryError) throw new MemoryError(e.code, `CAIRN_INJECTION_CLASSIFIER_DIR: ${e.message}`, e.details);
+    throw e;
+  }
 }

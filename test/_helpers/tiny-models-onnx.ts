@@ -9,7 +9,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { clusteredTable, tinyVocab, wordPieceTokenizerJson } from "./tiny-models.ts";
+import { clusteredTable, tinyVocab, TOPICS, wordPieceTokenizerJson } from "./tiny-models.ts";
 
 // ---- protobuf wire format ----
 type Field = Uint8Array;
@@ -143,4 +143,43 @@ export function writeOnnxModelDir(dir: string, kind: OnnxKind, opts: { dim?: num
   writeFileSync(join(dir, "tokenizer.json"), wordPieceTokenizerJson(vocab));
   writeFileSync(join(dir, "tokenizer_config.json"), JSON.stringify(tokenizerConfig));
   return { onnx, dim, vocab };
+}
+
+/**
+ * A tiny injection classifier (issue 26): logits[b, 2] = Σ over unmasked tokens of C[token], where C gives the
+ * words of one topic (`triggers`) a strong "INJECTION" logit and every other token a small "SAFE" one.
+ */
+export function writeClassifierModelDir(dir: string, triggers: readonly string[] = TOPICS.pets) {
+  const vocab = tinyVocab();
+  const table = new Float32Array(vocab.length * 2);
+  vocab.forEach((w, i) => {
+    if (triggers.includes(w)) table[i * 2 + 1] = 3;
+    else table[i * 2] = 0.5;
+  });
+  const onnx = model({
+    initializers: [floatTensor("C", [vocab.length, 2], table), int64Tensor("axis_last", [1], [-1]), int64Tensor("axis_seq", [1], [1])],
+    inputs: [ids("input_ids"), ids("attention_mask")],
+    outputs: [valueInfo("logits", DT.FLOAT, ["batch", 2])],
+    nodes: [
+      node("Gather", ["C", "input_ids"], ["tok"], [intAttr("axis", 0)]),
+      node("Cast", ["attention_mask"], ["mask_f"], [intAttr("to", DT.FLOAT)]),
+      node("Unsqueeze", ["mask_f", "axis_last"], ["mask3"]),
+      node("Mul", ["tok", "mask3"], ["masked"]),
+      node("ReduceSum", ["masked", "axis_seq"], ["logits"], [intAttr("keepdims", 0)]),
+    ],
+  });
+  const config = {
+    model_type: "bert", architectures: ["BertForSequenceClassification"], hidden_size: 2, vocab_size: vocab.length,
+    num_hidden_layers: 1, num_attention_heads: 1, max_position_embeddings: 512, type_vocab_size: 2,
+    id2label: { "0": "SAFE", "1": "INJECTION" }, label2id: { SAFE: 0, INJECTION: 1 },
+  };
+  const tokenizerConfig = {
+    tokenizer_class: "BertTokenizer", do_lower_case: true, model_max_length: 512,
+    cls_token: "[CLS]", sep_token: "[SEP]", pad_token: "[PAD]", unk_token: "[UNK]", mask_token: "[MASK]",
+  };
+  mkdirSync(join(dir, "onnx"), { recursive: true });
+  writeFileSync(join(dir, "onnx", "model.onnx"), onnx);
+  writeFileSync(join(dir, "config.json"), JSON.stringify(config));
+  writeFileSync(join(dir, "tokenizer.json"), wordPieceTokenizerJson(vocab));
+  writeFileSync(join(dir, "tokenizer_config.json"), JSON.stringify(tokenizerConfig));
 }
