@@ -17,6 +17,7 @@ import { memoryRoutes } from "./routes/memory.ts";
 import type { AppOptions } from "./options.ts";
 import { toErrorResponse } from "./status.ts";
 import { writeDoorRoutes } from "./routes/write-doors.ts";
+import { conversationRoutes } from "./routes/conversation.ts";
 import { governanceRoutes } from "./routes/governance.ts";
 import { recallRoutes } from "./routes/recall.ts";
 import { graphRoutes } from "./routes/graph.ts";
@@ -51,6 +52,7 @@ export function createApp(memory: Memory, opts: AppOptions): Hono {
   recallRoutes(app, memory);
   // recall routes (issue 3) register here
   writeDoorRoutes(app, memory);
+  conversationRoutes(app, memory);
   // hygiene routes (issue 4) register here
   // graph routes (issue 5) register here
   graphRoutes(app, memory);

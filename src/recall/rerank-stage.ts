@@ -36,7 +36,8 @@ export function rerankQuery(
 /** Reranks the head of `ranked` (fused order in); returns the served order with scores. */
 export async function rerankHead(
   d: RecallDeps, query: string, rq: RerankQuery, ranked: RankedHit[],
-  scores: { lexical: Map<number, number>; vector: Map<number, number> }, tel: Record<string, number | string>,
+  scores: { lexical: Map<number, number>; vector: Map<number, number>; speaker?: (id: number) => number; date?: (id: number) => number },
+  tel: Record<string, number | string>,
 ): Promise<RankedHit[]> {
   const p = d.params;
   const maxFused = maxFusedScore([p.lexWeight, p.vecWeightAlone, p.prfWeight]);
@@ -44,7 +45,8 @@ export async function rerankHead(
   try {
     const head = ranked.slice(0, p.rerankWidth);
     for (const h of head) {
-      h.rerank = rerankScore(rq, d.index.lexical.docTerms(h.id), { lexical: scores.lexical.get(h.id), vector: scores.vector.get(h.id) }, p.rerankWeights, p.rerankMaxTerms);
+      const labels = { speaker: rq.speaker ? scores.speaker?.(h.id) : undefined, date: rq.date ? scores.date?.(h.id) : undefined };
+      h.rerank = rerankScore(rq, d.index.lexical.docTerms(h.id), { lexical: scores.lexical.get(h.id), vector: scores.vector.get(h.id), ...labels }, p.rerankWeights, p.rerankMaxTerms);
       h.score = h.rerank.score;
     }
     if (d.crossEncoder) {

@@ -18,6 +18,7 @@ import type { RecallDeps } from "./recall-deps.ts";
 import { rerankHead, rerankQuery } from "./rerank-stage.ts";
 import { rerankScore, type RerankQuery } from "./rerank.ts";
 import { candidateFilter, type SearchScope } from "./scope.ts";
+import { queryDateSpans, spansOverlap, type DaySpan } from "../conversation/dates.ts";
 
 /** What one scope search returns. */
 export interface ScopeRun {
@@ -62,6 +63,9 @@ export async function searchScope(
   // The vector leg is weighted by its agreement with the lexical leg (static embeddings are weak alone).
   const vecWeight = !scan ? 0 : !lex.length ? p.vecWeightAlone : agreement >= p.agreeAt ? p.vecWeightAgree : p.vecWeightDisagree;
   const rq = rerankQuery(d.index.lexical, d.analyzer, q.lex ?? q.query, lex, vec, scan ? vec.length : p.vecFloorRank);
+  const who = actorSignals(d, q.query, nowMs);
+  rq.speaker = who.named.size > 0;
+  rq.date = who.dates.length > 0;
   const top = lex[0] ? rerankScore(rq, d.index.lexical.docTerms(lex[0].id), { lexical: lex[0].score }, p.rerankWeights, p.rerankMaxTerms) : undefined;
   const quality = assessQuality({
     queryTerms: rq.terms.length, known: knownShare(rq), lexCoverage: top?.features.coverage ?? 0, lexBigram: top?.features.bigram ?? 0,
@@ -83,7 +87,12 @@ export async function searchScope(
   }));
   // SPEC §1 step 5: rerank the top 50; any failure keeps the fused order (fails open).
   t = performance.now();
-  const scores = { lexical: new Map(lex.map((h) => [h.id, h.score])), vector: new Map(vec.map((h) => [h.id, h.score])) };
+  const actors = d.index.actors;
+  const scores = {
+    lexical: new Map(lex.map((h) => [h.id, h.score])), vector: new Map(vec.map((h) => [h.id, h.score])),
+    speaker: (id: number) => (who.named.has(actors.actorOf(id) ?? "") ? 1 : 0),
+    date: (id: number) => (who.dates.length && spansOverlap(actors.spansOf(id) ?? [], who.dates) ? 1 : 0),
+  };
   ranked = await rerankHead(d, q.query, rq, ranked, scores, tel);
   tel.rerank_ms = ms(t);
   // SPEC §1 step 6: the graph leg as a third leg, seeded from the query and the top reranked hits.
@@ -141,6 +150,17 @@ async function graphStage(d: RecallDeps, q: RecallQuery, ranked: RankedHit[], fi
   const out = [...byId.values()];
   for (const h of out) h.score = r6(h.score / (1 + w));
   return out.sort((a, b) => b.score - a.score || a.id - b.id);
+}
+
+/**
+ * Who and when the query names (issue 24): the actors of the first labelled name in it, and the date spans
+ * it names (relative phrases against today). Nothing is computed in a store without labels.
+ */
+function actorSignals(d: RecallDeps, query: string, nowMs: number): { named: ReadonlySet<string>; dates: DaySpan[] } {
+  const actors = d.index.actors;
+  if (actors.empty) return { named: new Set(), dates: [] };
+  const today = Date.UTC(new Date(nowMs).getUTCFullYear(), new Date(nowMs).getUTCMonth(), new Date(nowMs).getUTCDate());
+  return { named: actors.named(d.analyzer.analyze(query).sequence), dates: queryDateSpans(query, today) };
 }
 
 /** Idf-weighted share of the query's terms the index has seen at all (an off-topic query's words are often unseen). */
