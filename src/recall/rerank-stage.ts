@@ -54,6 +54,10 @@ export async function rerankHead(
       if (!cross) tel.rerank_failed = 1;
       else head.forEach((h, i) => (h.score = r6((1 - p.crossWeight) * h.score + p.crossWeight * cross[i])));
     }
+    d.probe?.({
+      query, head: head.map((h) => ({ id: h.id, features: h.rerank!.features ?? {} })), tail: ranked.slice(p.rerankWidth).map((h) => h.id),
+      speaker: rq.speaker === true, date: rq.date === true,
+    });
     head.sort((a, b) => b.score - a.score || a.id - b.id);
     // The tail keeps its fused order, scaled under the lowest head score.
     const floor = head.length ? head[head.length - 1].score : 1;
