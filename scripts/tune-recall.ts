@@ -4,7 +4,9 @@
  * scores every parameter variant through the served recall pipeline
  * (`memory.recall`), so the figures are exactly what `cairn eval` reports.
  *
- *   npx tsx scripts/tune-recall.ts [--variants '[{"name":"x","params":{...},"graph":true}]'] [--skip-locomo]
+ *   npx tsx scripts/tune-recall.ts [--variants '[{"name":"x","params":{...},"graph":true}]'] [--skip-locomo] [--skip-scifact] [--window 1,1] [--turn-only]
+ *
+ * LoCoMo goes through the conversation door (`--turn-only`: the bulk door, each turn with its previous turn).
  *
  * A variant may also set `bm25` ({k1, b, titleWeight}) for the lexical leg.
  * Without --variants it scores the served defaults and the lexical-only and
@@ -25,6 +27,9 @@ import { DEFAULT_BM25_PARAMS } from "../src/lexical/bm25-params.ts";
 import type { Bm25Params } from "../src/lexical/bm25-scorer.ts";
 import { openMemoryForRuntime } from "../src/server.ts";
 
+// `--window 1,1`: turns before and after each LoCoMo turn that its chunk carries (the conversation door's window).
+const windowArg = (process.argv.includes("--window") ? process.argv[process.argv.indexOf("--window") + 1] : "1,1").split(",").map(Number);
+const window = { before: windowArg[0], after: windowArg[1] };
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const DATA = resolve(ROOT, "../shared/data");
 const args = process.argv.slice(2);
@@ -68,11 +73,16 @@ function reusable(base: RecallParams) {
       const slot = slots[i];
       apply(slot.memory);
       let call = 0;
-      return {
+      const store: EvalStore = {
         async ingest(docs) {
           const k = call++;
           if (!slot.batches[k]) slot.batches[k] = (await slot.memory.ingestBatch({ items: docs.map((d) => ({ title: d.title, content: d.content })) })).items.map((r) => r.id);
           return slot.batches[k];
+        },
+        async ingestConversation(session, turns) {
+          const k = call++;
+          if (!slot.batches[k]) slot.batches[k] = (await slot.memory.ingestConversation({ session, turns }, { window })).turns.map((t) => t.id ?? -1);
+          return slot.batches[k].map((id) => (id < 0 ? undefined : id));
         },
         async recall(query, limit) {
           const r = await slot.memory.recall({ query, limit, graph: variant.graph ?? true });
@@ -80,6 +90,8 @@ function reusable(base: RecallParams) {
         },
         async close() {},
       };
+      if (args.includes("--turn-only")) delete store.ingestConversation;
+      return store;
     },
     async dispose() {
       for (const s of slots) await s.memory.close();
@@ -95,14 +107,15 @@ const { DEFAULT_RECALL_PARAMS } = await import("../src/recall/recall-params.ts")
 const sf = reusable(DEFAULT_RECALL_PARAMS);
 const lc = reusable(DEFAULT_RECALL_PARAMS);
 const f4 = (x: number) => x.toFixed(4);
-console.log("| variant | SciFact nDCG@10 | SciFact R@10 | SciFact abstained | LoCoMo R@10 | LoCoMo R@5 | LoCoMo abstained | cat-5 abstained | SciFact p50/p95 ms |");
-console.log("|---|---|---|---|---|---|---|---|---|");
+console.log("| variant | SciFact nDCG@10 | SciFact R@10 | SciFact abstained | LoCoMo R@10 | LoCoMo R@5 | LoCoMo abstained | cat-5 abstained | SciFact p50/p95 ms | LoCoMo R@10 by category |");
+console.log("|---|---|---|---|---|---|---|---|---|---|");
 for (const v of variants) {
   sf.setVariant(v);
   lc.setVariant(v);
-  const a = await evalBeir(scifact, () => sf.open());
+  const a = args.includes("--skip-scifact") ? undefined : await evalBeir(scifact, () => sf.open());
   const b = args.includes("--skip-locomo") ? undefined : await evalLocomo(locomo, () => lc.open());
-  console.log(`| ${v.name} | ${f4(a.ndcg10)} | ${f4(a.recall10)} | ${a.abstained}/${a.queries} | ${b ? f4(b.recall10) : "–"} | ${b ? f4(b.recall5) : "–"} | ${b ? `${b.abstained}/${b.queries}` : "–"} | ${b ? `${b.adversarial!.abstained}/${b.adversarial!.queries}` : "–"} | ${a.queryMsP50} / ${a.queryMsP95} |`);
+  const cats = b ? Object.entries(b.byCategory ?? {}).map(([c, x]) => `${c}:${f4(x.recall10)}`).join(" ") : "";
+  console.log(`| ${v.name} | ${a ? f4(a.ndcg10) : "–"} | ${a ? f4(a.recall10) : "–"} | ${a ? `${a.abstained}/${a.queries}` : "–"} | ${b ? f4(b.recall10) : "–"} | ${b ? f4(b.recall5) : "–"} | ${b ? `${b.abstained}/${b.queries}` : "–"} | ${b ? `${b.adversarial!.abstained}/${b.adversarial!.queries}` : "–"} | ${a ? `${a.queryMsP50} / ${a.queryMsP95}` : "–"} | ${cats} |`);
 }
 await sf.dispose();
 await lc.dispose();

@@ -12,6 +12,7 @@ import { ingestStructured, type IngestResult } from "./ingest/ingest-structured.
 import { ingestBatch, type BatchResult } from "./ingest/ingest-batch.ts";
 import { ingestAdd, ingestMemory, type EntryResult } from "./ingest/ingest-memory.ts";
 import { ingestMarkdown, type MarkdownGraphPort, type MarkdownIngestOptions, type MarkdownIngestResult } from "./ingest/ingest-markdown.ts";
+import { ingestConversation, type ConversationOptions, type ConversationResult } from "./conversation/ingest-conversation.ts";
 import { createQuarantineService, type QuarantineService } from "./quarantine/quarantine-service.ts";
 import type { IndexHooks, TxHook } from "./ingest/ports.ts";
 import { deleteMemory, parseChunkId } from "./lifecycle/delete-memory.ts";
@@ -99,6 +100,8 @@ export interface Memory {
   ingestMemory(body: unknown): Promise<EntryResult | Record<string, unknown>>;
   /** `POST /add` (deprecated): strip only. */
   add(body: unknown): Promise<EntryResult>;
+  /** `POST /ingest/conversation` (issue 24): one chunk per turn with a window of neighbours, speaker and dates kept. */
+  ingestConversation(body: unknown, opts?: ConversationOptions): Promise<ConversationResult>;
   /** The recall engine (SPEC §4.1). */
   readonly recallEngine: RecallEngine;
   /** `POST /recall`. */
@@ -262,6 +265,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     setMarkdownGraph: (port) => void (markdownGraph = port),
     ingestMemory: (body) => ingestMemory(write, body, config.ingestSkipPatterns),
     add: (body) => ingestAdd(write, body),
+    ingestConversation: (body, opts) => ingestConversation(write, body, config.ingestSkipPatterns, opts),
     quarantine: createQuarantineService(write),
     graph,
     recallEngine,

@@ -22,7 +22,7 @@ export interface EvalOptions {
   mode?: string;
   split?: string;
   json?: boolean;
-  /** LoCoMo: index each turn alone, without its previous turn as context. */
+  /** LoCoMo: index each turn alone through the bulk door (the pre-conversation-door rendering), not through `POST /ingest/conversation`. */
   turnOnly?: boolean;
 }
 
@@ -42,10 +42,14 @@ export async function evalCommand(path: string, o: EvalOptions): Promise<{ lines
     for (const k of PASSED) if (env[k] !== undefined) vars[k] = env[k];
     const memory = await openMemoryForRuntime(parseConfig(vars));
     memory.recallEngine.params = { ...memory.recallEngine.params, ...preset.params };
-    return {
+    const store: EvalStore = {
       async ingest(docs) {
         const r = await memory.ingestBatch({ items: docs.map((d) => ({ title: d.title, content: d.content })) });
         return r.items.map((i) => i.id);
+      },
+      async ingestConversation(session, turns) {
+        const r = await memory.ingestConversation({ session, turns });
+        return r.turns.map((t) => t.id);
       },
       async recall(query, limit) {
         const r = await memory.recall({ query, limit, graph: preset.graph });
@@ -56,6 +60,9 @@ export async function evalCommand(path: string, o: EvalOptions): Promise<{ lines
         await removeDir(dir);
       },
     };
+    // LoCoMo goes through the conversation door (issue 24), so the figures are what users get; --turn-only keeps the old path.
+    if (o.turnOnly) delete store.ingestConversation;
+    return store;
   };
   const report = await runOn(path, open, o);
   const failures = checkFloors(report, floors);

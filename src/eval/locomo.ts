@@ -31,6 +31,10 @@ export interface LocomoDoc {
   session: number;
   /** The session's date as written in the data, e.g. `1:56 pm on 8 May, 2023`. */
   date: string;
+  /** Who spoke. */
+  speaker: string;
+  /** The turn's words, with the shared image's caption appended when `captions` is on. */
+  text: string;
 }
 
 /** One question. */
@@ -132,8 +136,10 @@ function conversation(c: Record<string, unknown>, index: number, opts: LocomoOpt
 
 function renderTurn(turn: Record<string, unknown>, session: number, date: string, opts: LocomoOptions): LocomoDoc {
   const dateIn = opts.dateIn ?? "title";
-  let content = opts.speaker === false ? String(turn.text) : `${String(turn.speaker ?? "")}: ${String(turn.text)}`;
-  if (opts.captions !== false && typeof turn.blip_caption === "string") content += ` [photo: ${turn.blip_caption}]`;
+  let text = String(turn.text);
+  if (opts.captions !== false && typeof turn.blip_caption === "string") text += ` [photo: ${turn.blip_caption}]`;
+  const speaker = String(turn.speaker ?? "");
+  let content = opts.speaker === false ? text : `${speaker}: ${text}`;
   if (dateIn === "content" && date !== "") content = `${date}. ${content}`;
-  return { id: String(turn.dia_id), title: dateIn === "title" ? date : "", content, session, date };
+  return { id: String(turn.dia_id), title: dateIn === "title" ? date : "", content, session, date, speaker, text };
 }

@@ -16,6 +16,11 @@ export interface EvalStore {
   ingest(docs: readonly { title: string; content: string }[]): Promise<number[]>;
   /** Recalls up to `limit` chunk ids, best first; `abstained` when recall answered `low_confidence`. */
   recall(query: string, limit: number): Promise<{ ids: number[]; abstained: boolean }>;
+  /**
+   * Ingests one conversation session through the conversation door (`POST /ingest/conversation`); returns
+   * each turn's chunk id in turn order (undefined for a skipped turn). When present, LoCoMo goes through it.
+   */
+  ingestConversation?(session: { id: string; date?: string }, turns: readonly { speaker: string; text: string; id: string }[]): Promise<(number | undefined)[]>;
   close(): Promise<void>;
 }
 
@@ -88,6 +93,20 @@ async function fill(store: EvalStore, docs: readonly { id: string; title: string
   return byChunk;
 }
 
+/** LoCoMo through the conversation door: one call per session, turns in order, the session date kept. */
+async function fillSessions(store: EvalStore, conv: LocomoConversation): Promise<Map<number, string>> {
+  const byChunk = new Map<number, string>();
+  for (const s of [...new Set(conv.docs.map((d) => d.session))]) {
+    const turns = conv.docs.filter((d) => d.session === s);
+    const date = turns[0]?.date;
+    const ids = await store.ingestConversation!({ id: String(s), ...(date ? { date } : {}) }, turns.map((t) => ({ speaker: t.speaker, text: t.text, id: t.id })));
+    ids.forEach((id, k) => {
+      if (id !== undefined && !byChunk.has(id)) byChunk.set(id, turns[k].id);
+    });
+  }
+  return byChunk;
+}
+
 /** Evaluates a BEIR set in one fresh store. */
 export async function evalBeir(set: BeirSet, open: () => Promise<EvalStore>, progress?: EvalProgress): Promise<EvalReport> {
   const store = await open();
@@ -120,7 +139,9 @@ export async function evalLocomo(conversations: readonly LocomoConversation[], o
     const store = await open();
     try {
       const t0 = performance.now();
-      const byChunk = await fill(store, conv.docs.map((d) => ({ id: d.id, title: d.title || d.id, content: d.content })));
+      const byChunk = store.ingestConversation
+        ? await fillSessions(store, conv)
+        : await fill(store, conv.docs.map((d) => ({ id: d.id, title: d.title || d.id, content: d.content })));
       ingestMs += performance.now() - t0;
       docs += conv.docs.length;
       for (const q of conv.questions) {

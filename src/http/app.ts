@@ -20,6 +20,7 @@ import type { AppOptions } from "./options.ts";
 import { openApiYaml } from "./openapi-doc.ts";
 import { toErrorResponse } from "./status.ts";
 import { writeDoorRoutes } from "./routes/write-doors.ts";
+import { conversationRoutes } from "./routes/conversation.ts";
 import { governanceRoutes } from "./routes/governance.ts";
 import { erasureRoutes } from "./routes/erasure.ts";
 import { recallRoutes } from "./routes/recall.ts";
@@ -63,6 +64,7 @@ export function createApp(memory: Memory, _opts: AppOptions = {}): AppType {
   recallRoutes(app, memory);
   // recall routes (issue 3) register here
   writeDoorRoutes(app, memory);
+  conversationRoutes(app, memory);
   // hygiene routes (issue 4) register here
   // graph routes (issue 5) register here
   graphRoutes(app, memory);

@@ -52,6 +52,7 @@ export const GATES: Readonly<Record<string, Gate>> = Object.freeze({
   "POST /ingest/batch": write,
   "POST /ingest/markdown": write,
   "POST /ingest/memory": write,
+  "POST /ingest/conversation": write,
   "POST /add": write,
   "POST /ingest/proposal": write,
   "GET /export": adminGlobal,

@@ -36,13 +36,35 @@ const CAMEL_TEST = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u;
 const CAMEL_SPLIT = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 const LATIN_MARKS = /(\p{Script=Latin})\p{M}+/gu;
 const SINGLE_LETTER = /^\p{L}$/u;
+const SHORT_LETTERS = /^[A-Za-z]{2,5}$/;
+const DIGITS = /^[0-9]{1,3}$/;
+// A gene- or protein-style token (`FoxO3a`, `SirT1`, `IgG1`, `HbA1c`): mixed case with a digit, short. Its
+// camel-case fragments (`fox`) would match unrelated words, so it stays one term.
+const GENE_STYLE = /^(?=.*[0-9])[A-Za-z0-9]{3,8}$/;
 const CACHE_LIMIT = 100_000;
 
-/** Folds width/compatibility forms (NFKC) and strips diacritics from Latin letters only (so `naïve` = `naive`). */
+// Issue 24: a Greek letter in Latin-script text is a scientific symbol (`NF-κB`, `IFN-γ`, `TGF-β1`): spelled out,
+// it matches the spelled forms (`NF-kappaB`, `IFN-gamma`). Runs of three or more Greek letters are Greek words
+// and stay as they are.
+const GREEK_SYMBOL = /(?<!\p{Script=Greek})\p{Script=Greek}{1,2}(?!\p{Script=Greek})/gu;
+const GREEK_NAMES: Readonly<Record<string, string>> = Object.freeze(Object.fromEntries(
+  "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega"
+    .split(" ").flatMap((name, i) => {
+      const lower = String.fromCodePoint(0x3b1 + i + (i >= 17 ? 1 : 0)); // U+03C2 (final sigma) sits between rho and sigma
+      return [[lower, name], [lower.toUpperCase(), name]];
+    }).concat([["\u03c2", "sigma"]]),
+));
+
+/**
+ * Folds width/compatibility forms (NFKC), spells out Greek letters used as symbols, and strips diacritics
+ * from Latin letters only (so `naïve` = `naive`).
+ */
 export function foldText(text: string): string {
   // Fast path: pure ASCII is already in every normal form and has no marks to fold.
   if (!/[^\x00-\x7f]/.test(text)) return text;
-  return text.normalize("NFKC").normalize("NFD").replace(LATIN_MARKS, "$1").normalize("NFC");
+  const nfkc = text.normalize("NFKC");
+  const spelled = /\p{Script=Greek}/u.test(nfkc) ? nfkc.replace(GREEK_SYMBOL, (run) => Array.from(run, (ch) => GREEK_NAMES[ch] ?? ch).join("")) : nfkc;
+  return spelled.normalize("NFD").replace(LATIN_MARKS, "$1").normalize("NFC");
 }
 
 /**
@@ -106,9 +128,14 @@ export function normalizeWord(lower: string): string {
 function analyzeWith(text: string, normalize: (word: string) => string): Analysis {
   const sequence: string[] = [];
   const extras: string[] = [];
-  const words = foldText(text).match(COMPOUND);
-  if (words === null) return { sequence, extras };
-  for (let raw of words) {
+  const folded = foldText(text);
+  let prevEnd = -1, prevLetters = "";
+  for (const m of folded.matchAll(COMPOUND)) {
+    let raw = m[0];
+    // Issue 24: `IL 17` is the term `il17`, as `IL-17` and `IL17` are (a short letter word, a space, a short number).
+    if (prevLetters !== "" && m.index === prevEnd + 1 && folded.charCodeAt(prevEnd) === 32 && DIGITS.test(raw)) extras.push(`${porterStem(prevLetters)}${raw}`);
+    prevEnd = m.index + raw.length;
+    prevLetters = SHORT_LETTERS.test(raw) && !ENGLISH_STOPWORDS.has(raw.toLowerCase()) ? raw.toLowerCase() : "";
     if (raw.includes("\u2019")) raw = raw.replace(/\u2019/g, "'");
     if (!mayBeCompound(raw)) {
       const term = normalize(raw);
@@ -140,7 +167,7 @@ function addCompound(raw: string, normalize: (word: string) => string, sequence:
   const pieces: string[] = [];
   for (const segment of bare.split(CONNECTOR)) {
     if (segment === "") continue;
-    for (const piece of CAMEL_TEST.test(segment) ? segment.split(CAMEL_SPLIT) : [segment]) pieces.push(piece);
+    for (const piece of CAMEL_TEST.test(segment) && !GENE_STYLE.test(segment) ? segment.split(CAMEL_SPLIT) : [segment]) pieces.push(piece);
   }
   if (pieces.length === 1) {
     const term = normalize(pieces[0]);
@@ -161,6 +188,8 @@ function wholeTerm(lower: string): string {
   for (let i = 0; i < bits.length; i += 2) bits[i] = porterStem(bits[i]);
   for (let i = 1; i < bits.length; i += 2) {
     if (bits[i] === "\u2010" || bits[i] === "\u2011") bits[i] = "-";
+    // Issue 24: `il-17` is `il17` (a letter part joined to a number part), so every spelling meets in one term.
+    if (bits[i] === "-" && /[a-z]$/.test(bits[i - 1]) && /^[0-9]/.test(bits[i + 1] ?? "")) bits[i] = "";
   }
   return bits.join("");
 }

@@ -89,4 +89,6 @@ export interface LexicalIndex {
 }
 
 /** The current persisted format version. */
-export const LEXICAL_FORMAT_VERSION = 1;
+// 2: the analyzer spells Greek symbols, joins letter-number terms (`il17`) and keeps gene-style tokens whole
+// (issue 24); an index saved by the older analyzer is rebuilt.
+export const LEXICAL_FORMAT_VERSION = 2;

@@ -13,7 +13,7 @@ export interface RankedHit {
   score: number;
   fused: number;
   ranks: { vector?: number; fts?: number; graph?: number; prf?: number };
-  rerank?: { score: number; truncated: boolean };
+  rerank?: { score: number; truncated: boolean; features?: Record<string, number> };
   conflict?: boolean;
   decayed?: boolean;
   hops?: unknown[];

@@ -13,6 +13,7 @@ import { countChunks, getChunks, listChunkLabelsAfter, listChunksAfter } from ".
 import type { Db } from "../store/db.ts";
 import { chunkIdsWithoutVector, listVectorsAfter, listVectorsPacked, putVector } from "../store/vectors.ts";
 import { embedText } from "../ingest/write-chunk.ts";
+import { actorLabelOf } from "./actor-labels.ts";
 import { labelsOf, RecallIndex } from "./recall-index.ts";
 
 // Boot pages: one aggregate row per page. Moderate pages keep each transient result small enough for the
@@ -44,7 +45,10 @@ export async function loadRecallIndex(db: Db, embedder: Embedder | undefined, sn
   for (let after = 0; ;) {
     const page = await listChunkLabelsAfter(db.client, after, LABEL_PAGE);
     if (!page.length) break;
-    for (const c of page) index.labels.set(c.id, labelsOf(c));
+    for (const c of page) {
+      index.labels.set(c.id, labelsOf(c));
+      if (c.meta) index.actors.set(c.id, actorLabelOf(c.meta));
+    }
     after = page[page.length - 1].id;
   }
   if (embedder) {

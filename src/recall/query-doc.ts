@@ -37,6 +37,8 @@ export interface RecallQuery {
   atMs?: number;
   at?: string;
   includeDecayed: boolean;
+  /** Calibrated abstention applies (this project's per-request switch, `abstain: false`; issue 24). */
+  abstain: boolean;
 }
 
 const enc = new TextEncoder();
@@ -74,6 +76,7 @@ export function validateQueryDoc(raw: unknown, sourceParam?: string, policy: Inj
     query: q, limit, strict: optionalBool(b, "strict") ?? false, provenance: optionalBool(b, "provenance") ?? false,
     trace: optionalBool(b, "trace") ?? false, graph: optionalBool(b, "graph") ?? true,
     includeDecayed: optionalBool(b, "include_decayed") ?? false,
+    abstain: optionalBool(b, "abstain") ?? true,
   };
   if (b.domain !== undefined && b.domain !== null) out.domain = normalizeDomainName(b.domain);
   const source = sourceParam ?? optionalString(b, "source", 64);

@@ -38,6 +38,8 @@ export interface RecallEngine {
   recall(body: unknown, opts?: RecallCallOptions): Promise<Record<string, unknown>>;
   setGraphLeg(leg: GraphLeg): void;
   setTemporalFilter(f: TemporalFilter): void;
+  /** Tuning seam only (scripts/cv-recall.ts): observe each search's reranked head and its features. */
+  setProbe(probe: RecallDeps["probe"]): void;
   /** Saves the lexical snapshot (on shutdown). */
   persist(): Promise<void>;
   params: RecallParams;
@@ -93,6 +95,7 @@ export async function createRecallEngine(o: {
     },
     setGraphLeg: (leg) => void (deps.graphLeg = leg),
     setTemporalFilter: (f) => void (deps.temporal = f),
+    setProbe: (probe) => void (deps.probe = probe),
     async persist() {
       if (!o.snapshots) return;
       index.lexical.changeCounter = await changeKey(o.db);

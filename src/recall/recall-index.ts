@@ -10,7 +10,9 @@ import type { Chunk, IngestKind } from "../core/types.ts";
 import type { IndexHooks } from "../ingest/ports.ts";
 import { createOramaLexicalIndex } from "../lexical/orama-lexical-index.ts";
 import type { LexicalIndex } from "../lexical/lexical-index.ts";
+import { createAnalyzer } from "../lexical/analyzer.ts";
 import { MatrixIndex } from "../vector/matrix-index.ts";
+import { actorLabelOf, ActorLabels } from "./actor-labels.ts";
 
 /** The labels recall filters on without touching the database. */
 export interface ChunkLabels {
@@ -27,6 +29,8 @@ export class RecallIndex implements IndexHooks {
   readonly vectors: MatrixIndex | undefined;
   lexical: LexicalIndex;
   readonly labels = new Map<number, ChunkLabels>();
+  /** Speaker/owner and date labels (speaker- and date-aware rerank features). */
+  readonly actors = new ActorLabels(createAnalyzer());
   private sums = new Map<string, { sum: Float64Array; n: number }>();
   private centroidCache: Map<string, Float32Array> | undefined;
 
@@ -39,6 +43,7 @@ export class RecallIndex implements IndexHooks {
   /** Indexes a committed chunk (and its vector when one was computed). */
   added(chunk: Chunk, vector?: Float32Array): void {
     this.labels.set(chunk.id, labelsOf(chunk));
+    this.actors.set(chunk.id, actorLabelOf(chunk.meta));
     if (!this.lexical.has(chunk.id)) this.lexical.add({ id: chunk.id, title: chunk.title, content: chunk.content });
     if (vector && this.vectors) this.addVector(chunk.id, chunk.domain, vector);
   }
@@ -68,6 +73,7 @@ export class RecallIndex implements IndexHooks {
       this.centroidCache = undefined;
     }
     this.labels.delete(id);
+    this.actors.delete(id);
     this.lexical.remove(id);
     this.vectors?.remove(id);
   }
@@ -75,6 +81,7 @@ export class RecallIndex implements IndexHooks {
   /** Updates labels (e.g. a quarantine release). */
   changed(chunk: Chunk): void {
     this.labels.set(chunk.id, labelsOf(chunk));
+    this.actors.set(chunk.id, actorLabelOf(chunk.meta));
   }
 
   /** Normalised centroid vectors of each domain that has vectors. */

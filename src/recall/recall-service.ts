@@ -45,7 +45,8 @@ export async function runRecall(
   let hits = run.hits;
   if (q.leg) hits = hits.filter((h) => (q.leg === "fts" ? h.ranks.fts !== undefined || h.ranks.prf !== undefined : h.ranks[q.leg!] !== undefined));
   // Calibrated abstention (SPEC §1): below the threshold the answer is "no confident answer", not weak hits.
-  const abstain = run.quality.confidence < d.params.abstainBelow;
+  // Issue 24: never when the lexical evidence rules it out (`answer_guard`), nor when the caller sent `abstain: false`.
+  const abstain = q.abstain && !run.quality.answer_guard && run.quality.confidence < d.params.abstainBelow;
   hits = abstain ? [] : hits.slice(0, q.limit);
   const chunks = new Map((await getChunks(d.db.client, hits.map((h) => h.id))).map((c) => [c.id, c] as const));
   const strategy = run.prf.fired ? "hybrid_prf" : qvec ? "hybrid" : "lexical";

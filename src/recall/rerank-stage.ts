@@ -36,7 +36,8 @@ export function rerankQuery(
 /** Reranks the head of `ranked` (fused order in); returns the served order with scores. */
 export async function rerankHead(
   d: RecallDeps, query: string, rq: RerankQuery, ranked: RankedHit[],
-  scores: { lexical: Map<number, number>; vector: Map<number, number> }, tel: Record<string, number | string>,
+  scores: { lexical: Map<number, number>; vector: Map<number, number>; speaker?: (id: number) => number; date?: (id: number) => number },
+  tel: Record<string, number | string>,
 ): Promise<RankedHit[]> {
   const p = d.params;
   const maxFused = maxFusedScore([p.lexWeight, p.vecWeightAlone, p.prfWeight]);
@@ -44,7 +45,8 @@ export async function rerankHead(
   try {
     const head = ranked.slice(0, p.rerankWidth);
     for (const h of head) {
-      h.rerank = rerankScore(rq, d.index.lexical.docTerms(h.id), { lexical: scores.lexical.get(h.id), vector: scores.vector.get(h.id) }, p.rerankWeights, p.rerankMaxTerms);
+      const labels = { speaker: rq.speaker ? scores.speaker?.(h.id) : undefined, date: rq.date ? scores.date?.(h.id) : undefined };
+      h.rerank = rerankScore(rq, d.index.lexical.docTerms(h.id), { lexical: scores.lexical.get(h.id), vector: scores.vector.get(h.id), ...labels }, p.rerankWeights, p.rerankMaxTerms);
       h.score = h.rerank.score;
     }
     if (d.crossEncoder) {
@@ -52,6 +54,10 @@ export async function rerankHead(
       if (!cross) tel.rerank_failed = 1;
       else head.forEach((h, i) => (h.score = r6((1 - p.crossWeight) * h.score + p.crossWeight * cross[i])));
     }
+    d.probe?.({
+      query, head: head.map((h) => ({ id: h.id, features: h.rerank!.features ?? {} })), tail: ranked.slice(p.rerankWidth).map((h) => h.id),
+      speaker: rq.speaker === true, date: rq.date === true,
+    });
     head.sort((a, b) => b.score - a.score || a.id - b.id);
     // The tail keeps its fused order, scaled under the lowest head score.
     const floor = head.length ? head[head.length - 1].score : 1;

@@ -8,7 +8,13 @@
  * - `coverage`: the idf-weighted share of query terms the document holds;
  * - `title`: the same share over the title only;
  * - `bigram`: the share of adjacent query-term pairs found adjacent;
- * - `proximity`: the share of query-term pairs found within 8 positions.
+ * - `proximity`: the share of query-term pairs found within 8 positions;
+ * - `speaker`: 1 when the query names the chunk's speaker or owner (issue 24);
+ * - `date`: 1 when a date the query names overlaps the chunk's days (issue 24).
+ *
+ * `speaker` and `date` count (in the score and in its normaliser) only for a
+ * query that names a labelled person or a date, so every other query ranks
+ * and scores exactly as with the first six features.
  *
  * Term positions come from the lexical index's analyzed sequences (no text
  * is re-analysed). The score is the weighted sum over the weight total, so
@@ -24,11 +30,13 @@ export interface RerankWeights {
   title: number;
   bigram: number;
   proximity: number;
+  speaker: number;
+  date: number;
 }
 
 /** Weights chosen on the train splits. */
 export const DEFAULT_RERANK_WEIGHTS: Readonly<RerankWeights> = Object.freeze({
-  lexical: 1, vector: 0.25, coverage: 0.6, title: 0.3, bigram: 0.35, proximity: 0.2,
+  lexical: 1, vector: 0.25, coverage: 0.6, title: 0.3, bigram: 0.35, proximity: 0.2, speaker: 0.5, date: 0.5,
 });
 
 /** Per-query context shared by every candidate. */
@@ -42,6 +50,10 @@ export interface RerankQuery {
   /** Best and worst cosine of the vector leg's list. */
   vecMax: number;
   vecMin: number;
+  /** The query names a labelled speaker/owner (the `speaker` feature counts). */
+  speaker?: boolean;
+  /** The query names a date (the `date` feature counts). */
+  date?: boolean;
 }
 
 /** One reranked candidate. */
@@ -58,7 +70,7 @@ const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /** Scores one candidate; `maxTerms` caps the positions read from a long document (then `truncated`). */
 export function rerankScore(
-  q: RerankQuery, doc: DocTerms | undefined, scores: { lexical?: number; vector?: number }, w: RerankWeights, maxTerms: number,
+  q: RerankQuery, doc: DocTerms | undefined, scores: { lexical?: number; vector?: number; speaker?: number; date?: number }, w: RerankWeights, maxTerms: number,
 ): RerankScore {
   const lexical = q.lexMax > 0 && scores.lexical !== undefined ? scores.lexical / q.lexMax : 0;
   const span = q.vecMax - q.vecMin;
@@ -92,11 +104,14 @@ export function rerankScore(
     title: idfSum > 0 ? inTitle / idfSum : 0,
     bigram: pairs ? adjacent / pairs : 0,
     proximity: nearPairs ? near / nearPairs : 0,
+    speaker: scores.speaker ?? 0,
+    date: scores.date ?? 0,
   };
   let total = 0, weights = 0;
   for (const k of Object.keys(features) as (keyof RerankWeights)[]) {
-    total += w[k] * features[k];
-    weights += w[k];
+    if ((k === "speaker" && !q.speaker) || (k === "date" && !q.date)) continue;
+    total += (w[k] ?? 0) * features[k];
+    weights += w[k] ?? 0;
   }
   return { score: r6(weights > 0 ? total / weights : 0), truncated, features };
 }

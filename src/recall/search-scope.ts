@@ -18,6 +18,7 @@ import type { RecallDeps } from "./recall-deps.ts";
 import { rerankHead, rerankQuery } from "./rerank-stage.ts";
 import { rerankScore, type RerankQuery } from "./rerank.ts";
 import { candidateFilter, type SearchScope } from "./scope.ts";
+import { queryDateSpans, spansOverlap, type DaySpan } from "../conversation/dates.ts";
 
 /** What one scope search returns. */
 export interface ScopeRun {
@@ -48,25 +49,43 @@ export async function searchScope(
   // no worse on both train splits and saves the scan (README "Recall").
   const vectors = d.index.vectors;
   const asked = q.vec !== undefined || q.hyde !== undefined || q.leg === "vector" || p.vecScan === "always";
-  const scan = asked || lex.length < p.vecScanBelow;
-  const vec = !qvec || !vectors ? [] : !scan ? vectors.scoreIds(qvec, lex.map((h) => h.id))
-    : d.ann ? await annLeg(d.ann, qvec, p.legDepth, filter) : vectors.search(qvec, p.legDepth, filter);
+  const profile = qvec && d.embedder?.id.startsWith(STATIC_MODEL_ID) ? "static" : "lexical";
+  const who = actorSignals(d, q.query, nowMs);
+  const legs = async (scan: boolean) => {
+    const vec = !qvec || !vectors ? [] : !scan ? vectors.scoreIds(qvec, lex.map((h) => h.id))
+      : d.ann ? await annLeg(d.ann, qvec, p.legDepth, filter) : vectors.search(qvec, p.legDepth, filter);
+    const lexTop10 = new Set(lex.slice(0, 10).map((h) => h.id));
+    const overlap = vec.slice(0, 10).filter((h) => lexTop10.has(h.id)).length;
+    const agreement = lex.length && vec.length ? overlap / Math.min(10, lex.length, vec.length) : 0;
+    const rq = rerankQuery(d.index.lexical, d.analyzer, q.lex ?? q.query, lex, vec, scan ? vec.length : p.vecFloorRank);
+    rq.speaker = who.named.size > 0;
+    rq.date = who.dates.length > 0;
+    const topDoc = lex[0] ? d.index.lexical.docTerms(lex[0].id) : undefined;
+    const top = lex[0] ? rerankScore(rq, topDoc, { lexical: lex[0].score }, p.rerankWeights, p.rerankMaxTerms) : undefined;
+    const quality = assessQuality({
+      queryTerms: rq.terms.length, known: knownShare(rq), lexCoverage: top?.features.coverage ?? 0, lexBigram: top?.features.bigram ?? 0,
+      lexCount: lex.length, vecTop: vec[0]?.score ?? 0, agreement,
+    }, p, profile);
+    // Issue 24: never abstain when the best lexical hit holds every query term, or its whole title is in the query.
+    if (top && top.features.coverage >= 1) quality.answer_guard = "lexical_hit_covers_query";
+    else if (topDoc && titleInQuery(topDoc.title, rq)) quality.answer_guard = "title_in_query";
+    return { scan, vec, agreement, rq, quality };
+  };
+  // The vector leg scans the whole store when it is asked for (`vec`, `hyde`, `source: vector`, or the
+  // `always` setting) or must rescue an (almost) empty lexical leg. Otherwise it scores the lexical
+  // candidates only — their cosines feed the rerank and the confidence, not the fusion — which measured
+  // no worse on both train splits and saves the scan (README "Recall").
+  let run = await legs(asked || lex.length < p.vecScanBelow);
+  // Issue 24: before abstaining on a lexical leg shorter than `limit`, the vector leg rescues (scans and fuses).
+  if (!run.scan && qvec && vectors && lex.length < q.limit && !run.quality.answer_guard && run.quality.confidence < p.abstainBelow) run = await legs(true);
+  const { scan, vec, agreement, rq, quality } = run;
   tel.vector_ms = ms(t);
   if (qvec && vectors) tel.vector_leg = !scan ? "candidates" : d.ann ? "diskann" : "scan";
   tel.vec_candidates = vec.length;
   tel.fts_candidates = lex.length;
   t = performance.now();
-  const lexTop10 = new Set(lex.slice(0, 10).map((h) => h.id));
-  const overlap = vec.slice(0, 10).filter((h) => lexTop10.has(h.id)).length;
-  const agreement = lex.length && vec.length ? overlap / Math.min(10, lex.length, vec.length) : 0;
   // The vector leg is weighted by its agreement with the lexical leg (static embeddings are weak alone).
   const vecWeight = !scan ? 0 : !lex.length ? p.vecWeightAlone : agreement >= p.agreeAt ? p.vecWeightAgree : p.vecWeightDisagree;
-  const rq = rerankQuery(d.index.lexical, d.analyzer, q.lex ?? q.query, lex, vec, scan ? vec.length : p.vecFloorRank);
-  const top = lex[0] ? rerankScore(rq, d.index.lexical.docTerms(lex[0].id), { lexical: lex[0].score }, p.rerankWeights, p.rerankMaxTerms) : undefined;
-  const quality = assessQuality({
-    queryTerms: rq.terms.length, known: knownShare(rq), lexCoverage: top?.features.coverage ?? 0, lexBigram: top?.features.bigram ?? 0,
-    lexCount: lex.length, vecTop: vec[0]?.score ?? 0, agreement,
-  }, p, qvec && d.embedder?.id.startsWith(STATIC_MODEL_ID) ? "static" : "lexical");
   const lists: RankedList[] = [
     { name: "fts", ids: lex.map((h) => h.id), weight: p.lexWeight },
     { name: "vector", ids: vec.map((h) => h.id), weight: vecWeight },
@@ -83,7 +102,12 @@ export async function searchScope(
   }));
   // SPEC §1 step 5: rerank the top 50; any failure keeps the fused order (fails open).
   t = performance.now();
-  const scores = { lexical: new Map(lex.map((h) => [h.id, h.score])), vector: new Map(vec.map((h) => [h.id, h.score])) };
+  const actors = d.index.actors;
+  const scores = {
+    lexical: new Map(lex.map((h) => [h.id, h.score])), vector: new Map(vec.map((h) => [h.id, h.score])),
+    speaker: (id: number) => (who.named.has(actors.actorOf(id) ?? "") ? 1 : 0),
+    date: (id: number) => (who.dates.length && spansOverlap(actors.spansOf(id) ?? [], who.dates) ? 1 : 0),
+  };
   ranked = await rerankHead(d, q.query, rq, ranked, scores, tel);
   tel.rerank_ms = ms(t);
   // SPEC §1 step 6: the graph leg as a third leg, seeded from the query and the top reranked hits.
@@ -141,6 +165,25 @@ async function graphStage(d: RecallDeps, q: RecallQuery, ranked: RankedHit[], fi
   const out = [...byId.values()];
   for (const h of out) h.score = r6(h.score / (1 + w));
   return out.sort((a, b) => b.score - a.score || a.id - b.id);
+}
+
+/**
+ * Who and when the query names (issue 24): the actors of the first labelled name in it, and the date spans
+ * it names (relative phrases against today). Nothing is computed in a store without labels.
+ */
+function actorSignals(d: RecallDeps, query: string, nowMs: number): { named: ReadonlySet<string>; dates: DaySpan[] } {
+  const actors = d.index.actors;
+  if (actors.empty) return { named: new Set(), dates: [] };
+  const today = Date.UTC(new Date(nowMs).getUTCFullYear(), new Date(nowMs).getUTCMonth(), new Date(nowMs).getUTCDate());
+  return { named: actors.named(d.analyzer.analyze(query).sequence), dates: queryDateSpans(query, today) };
+}
+
+/** True when the document's title has terms and every one of them is a query term (the query names the title). */
+function titleInQuery(title: ArrayLike<number>, rq: RerankQuery): boolean {
+  if (!title.length) return false;
+  const ids = new Set(rq.terms.map((t) => t.id));
+  for (let i = 0; i < title.length; i++) if (!ids.has(title[i])) return false;
+  return true;
 }
 
 /** Idf-weighted share of the query's terms the index has seen at all (an off-topic query's words are often unseen). */

@@ -9,7 +9,7 @@ describe("analyzer", () => {
   it("splits camelCase, snake_case and kebab-case identifiers and keeps the whole token", () => {
     const a = analyze("getUserName user_name IL-6");
     expect(a.sequence).toEqual(["get", "user", "name", "user", "name", "il", "6"]);
-    expect(a.extras).toEqual(["getusernam", "user_name", "il-6"]);
+    expect(a.extras).toEqual(["getusernam", "user_name", "il6"]);
   });
 
   it("splits acronym runs before a capitalised word and drops single-letter fragments", () => {
@@ -49,5 +49,29 @@ describe("analyzer", () => {
     expect(a.analyze(text)).toEqual(analyze(text));
     expect(a.analyze(text)).toEqual(analyze(text));
     expect(a.tokenize(text)).toEqual(tokenize(text));
+  });
+
+  describe("scientific and technical tokens (issue 24 item 6)", () => {
+    const terms = (t: string) => new Set(tokenize(t));
+    it("spells Greek letters used as symbols, so NF-κB meets NF-kappaB and IFN-γ meets IFN-gamma", () => {
+      expect(tokenize("NF-κB")).toEqual(tokenize("NF-kappaB"));
+      expect(tokenize("IFN-γ")).toEqual(tokenize("IFN-gamma"));
+      expect(tokenize("TGF-β1 and Κ")).toEqual(tokenize("TGF-beta1 and kappa"));
+      // A Greek word stays a Greek word.
+      expect(tokenize("λόγος")).toEqual(["λόγος"]);
+    });
+    it("treats il-17, il17 and IL 17 as one term", () => {
+      for (const a of ["il-17", "il17", "IL 17", "IL‐17"]) for (const b of ["il-17", "il17", "IL 17"]) expect(terms(a).has("il17") && terms(b).has("il17")).toBe(true);
+      // Only across a plain space: a comma between the words keeps them apart.
+      expect(terms("IL, 17 patients").has("il17")).toBe(false);
+      expect(terms("in 2019").has("in2019")).toBe(false);
+    });
+    it("keeps gene-style mixed-case tokens whole instead of splitting off fragments", () => {
+      expect(tokenize("FoxO3a")).toEqual(["foxo3a"]);
+      expect(tokenize("FoxO3a")).toEqual(tokenize("FOXO3A"));
+      expect(terms("SirT1 and IgG1").has("sir")).toBe(false);
+      // Identifiers without digits still split.
+      expect(tokenize("getUserName").slice(0, 3)).toEqual(["get", "user", "name"]);
+    });
   });
 });

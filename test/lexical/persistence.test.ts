@@ -38,7 +38,7 @@ describe.each([
   it("a saved and loaded index answers identically, after a JSON round trip", () => {
     const idx = built();
     const saved = JSON.parse(JSON.stringify(idx.toJSON()));
-    expect(saved).toMatchObject({ format: "cairn-lexical", kind, version: 1, changeCounter: idx.changeCounter, params: idx.params });
+    expect(saved).toMatchObject({ format: "cairn-lexical", kind, version: 2, changeCounter: idx.changeCounter, params: idx.params });
     const back = loadLexicalIndex(saved)!;
     expect(back).not.toBeNull();
     expect(back.kind).toBe(kind);
@@ -62,7 +62,8 @@ describe.each([
 
   it("answers null for an unknown version, a foreign format or mangled data", () => {
     const saved = JSON.parse(JSON.stringify(built().toJSON()));
-    expect(loadLexicalIndex({ ...saved, version: 2 })).toBeNull();
+    expect(loadLexicalIndex({ ...saved, version: 1 })).toBeNull();
+    expect(loadLexicalIndex({ ...saved, version: 3 })).toBeNull();
     expect(loadLexicalIndex({ ...saved, format: "other" })).toBeNull();
     expect(loadLexicalIndex(null)).toBeNull();
     expect(loadLexicalIndex({ ...saved, data: { nonsense: true } })).toBeNull();

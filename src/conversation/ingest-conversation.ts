@@ -1,0 +1,170 @@
+/**
+ * `POST /ingest/conversation` (issue 24 item 1; this project's addition to
+ * SPEC §4.2): a session of dialogue turns becomes one chunk per turn. The
+ * turn's own words (`Speaker: text`) are the chunk's title, so BM25F weighs
+ * them as the title field; the content carries the session line and a window
+ * of neighbouring turns, so an answer that only makes sense after the
+ * question before it ("all you need is a gamepad…") is found by that
+ * question's words. The speaker is a stored label (speaker-aware recall),
+ * the session date is kept, and relative phrases ("yesterday", "last
+ * Friday") are resolved against it and stored beside the text, never
+ * rewriting it. Hygiene, duplicates, the screen and the write posture apply
+ * per turn exactly as on `POST /ingest/memory`; the turns that are written
+ * commit in one transaction.
+ */
+import { xxh3Hex } from "../core/content-hash.ts";
+import { MemoryError } from "../core/errors.ts";
+import type { NewChunk } from "../core/types.ts";
+import { GLOBAL_DOMAIN, normalizeDomainName } from "../domains/domain-name.ts";
+import { cleanMemoryEntry } from "../hygiene/clean-memory-entry.ts";
+import { confidenceFor } from "../ingest/confidence.ts";
+import type { WriteContext } from "../ingest/context.ts";
+import { optionalString, requireObject } from "../ingest/fields.ts";
+import { requireRegisteredDomain } from "../ingest/ingest-structured.ts";
+import { validateContent } from "../ingest/validate-ingest.ts";
+import { writeChunks } from "../ingest/write-chunk.ts";
+import { parseSessionDay, resolveRelativeDates, spellDay, type ResolvedDate } from "./dates.ts";
+import { renderTurn, type TurnWindow } from "./turn-window.ts";
+
+/** Most turns one request may carry (the memory door's batch limit). */
+export const MAX_TURNS = 1000;
+
+/**
+ * Neighbouring turns a turn's content carries. Chosen on LoCoMo dev (README "Conversations"): one turn
+ * before and one after.
+ */
+export const DEFAULT_TURN_WINDOW: Readonly<TurnWindow> = Object.freeze({ before: 1, after: 1 });
+
+/** One turn's outcome, in turn order. */
+export interface TurnResult {
+  /** The chunk id (created or duplicate). */
+  id?: number;
+  status: "created" | "duplicate" | "skipped" | "proposed";
+  /** The client's own turn id, echoed. */
+  turn_id?: string;
+  proposal_id?: number;
+  flagged?: true;
+  reason?: string;
+}
+
+/** The reply. */
+export interface ConversationResult {
+  session: string;
+  domain: string;
+  turns: TurnResult[];
+  created: number;
+  duplicate: number;
+  skipped: number;
+  proposed: number;
+}
+
+/** A turn after validation. */
+interface Turn {
+  speaker: string;
+  text: string;
+  turnId?: string;
+}
+
+/** Options (the turn window is varied by the tuning script; serving uses the default). */
+export interface ConversationOptions {
+  window?: TurnWindow;
+}
+
+function parseTurns(raw: unknown): Turn[] {
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_TURNS) {
+    throw new MemoryError("invalid_request", `turns must be an array of 1 to ${MAX_TURNS} turns`, { field: "turns", min: 1, max: MAX_TURNS });
+  }
+  return raw.map((t, i) => {
+    if (typeof t !== "object" || t === null || Array.isArray(t)) throw new MemoryError("invalid_request", `turns[${i}] must be an object`, { field: `turns[${i}]` });
+    const o = t as Record<string, unknown>;
+    const speaker = optionalString(o, "speaker", 200)?.trim();
+    if (!speaker) throw new MemoryError("invalid_request", `turns[${i}].speaker must be a non-empty string`, { field: `turns[${i}].speaker` });
+    if (typeof o.text !== "string") validateContent(o.text);
+    const turn: Turn = { speaker, text: validateContent(o.text) };
+    const id = o.id;
+    if (id !== undefined && id !== null) {
+      if ((typeof id !== "string" && typeof id !== "number") || String(id).length > 200) {
+        throw new MemoryError("invalid_request", `turns[${i}].id must be a string or number of at most 200 characters`, { field: `turns[${i}].id` });
+      }
+      turn.turnId = String(id);
+    }
+    return turn;
+  });
+}
+
+function parseSession(raw: unknown): { id: string; date?: string } {
+  const s = requireObject(raw ?? null);
+  const id = s.id;
+  if ((typeof id !== "string" && typeof id !== "number") || String(id).trim() === "" || String(id).length > 200) {
+    throw new MemoryError("invalid_request", "session.id must be a non-empty string of at most 200 characters", { field: "session.id" });
+  }
+  const date = optionalString(s, "date", 64)?.trim();
+  return date ? { id: String(id), date } : { id: String(id) };
+}
+
+/** Ingests one conversation session. */
+export async function ingestConversation(ctx: WriteContext, raw: unknown, skipPatterns: readonly string[], o: ConversationOptions = {}): Promise<ConversationResult> {
+  const body = requireObject(raw);
+  if (body.session === undefined || body.session === null) throw new MemoryError("invalid_request", "session is required", { field: "session" });
+  const session = parseSession(body.session);
+  const turns = parseTurns(body.turns);
+  const domain = body.domain === undefined || body.domain === null ? GLOBAL_DOMAIN : normalizeDomainName(body.domain);
+  await requireRegisteredDomain(ctx, domain);
+  const window = o.window ?? DEFAULT_TURN_WINDOW;
+  const day = session.date !== undefined ? parseSessionDay(session.date) : undefined;
+  const results: TurnResult[] = new Array(turns.length);
+  // Hygiene first: a skipped turn's words are stored nowhere, not even in a neighbour's window.
+  const kept: { i: number; turn: Turn }[] = [];
+  turns.forEach((t, i) => {
+    const cleaned = cleanMemoryEntry(t.text, skipPatterns);
+    if (!cleaned.kept) results[i] = withTurnId({ status: "skipped", reason: cleaned.reason }, t);
+    else kept.push({ i, turn: { ...t, text: cleaned.text } });
+  });
+  const rendered = kept.map((k, j) => {
+    const dates = day !== undefined ? resolveRelativeDates(k.turn.text, day) : [];
+    const r = renderTurn(kept.map((x) => x.turn), j, { session, day, dates, window });
+    return { ...k, ...r, index: k.i, dates };
+  });
+  // SPEC §1 write posture: agent capture, so the memory door's posture applies to every turn.
+  if (ctx.review?.route("/ingest/memory") === "proposal") {
+    for (const r of rendered) {
+      const p = await ctx.review.file({ content: r.content, title: r.title, domain, origin: "agent", door: "/ingest/conversation", ingestKind: "memory" });
+      results[r.i] = withTurnId({ status: "proposed", proposal_id: p.id }, r.turn);
+    }
+    return reply(session.id, domain, results);
+  }
+  const chunks: NewChunk[] = [];
+  for (const r of rendered) chunks.push(await chunkOf(r, session, day, domain));
+  const outs = chunks.length ? await writeChunks(ctx, chunks, undefined, "ingest_conversation", { session: session.id }) : [];
+  outs.forEach((out, j) => {
+    const res: TurnResult = { id: out.id, status: out.status };
+    if (out.chunk.flagged) res.flagged = true;
+    results[rendered[j].i] = withTurnId(res, rendered[j].turn);
+  });
+  return reply(session.id, domain, results);
+}
+
+async function chunkOf(
+  r: { turn: Turn; title: string; content: string; dates: ResolvedDate[]; index: number },
+  session: { id: string; date?: string }, day: number | undefined, domain: string,
+): Promise<NewChunk> {
+  const conversation: Record<string, unknown> = { session: session.id, speaker: r.turn.speaker, turn: r.index };
+  if (session.date !== undefined) conversation.session_date = session.date;
+  if (day !== undefined) conversation.day = new Date(day).toISOString().slice(0, 10);
+  if (r.turn.turnId !== undefined) conversation.turn_id = r.turn.turnId;
+  if (r.dates.length) conversation.dates = r.dates.map((d) => ({ text: d.text, from: d.from, to: d.to, spelled: spellDay(d.from) }));
+  return {
+    // The hash covers the turn and its window: two turns that share a window are still two turns.
+    title: r.title, content: r.content, domain, contentHash: await xxh3Hex(`${r.title}\n${r.content}`), source: "memory", origin: "agent",
+    confidence: confidenceFor("memory", undefined), flagged: false, meta: { conversation },
+  };
+}
+
+function withTurnId(r: TurnResult, t: Turn): TurnResult {
+  return t.turnId !== undefined ? { ...r, turn_id: t.turnId } : r;
+}
+
+function reply(session: string, domain: string, turns: TurnResult[]): ConversationResult {
+  const n = (s: TurnResult["status"]) => turns.filter((t) => t.status === s).length;
+  return { session, domain, turns, created: n("created"), duplicate: n("duplicate"), skipped: n("skipped"), proposed: n("proposed") };
+}

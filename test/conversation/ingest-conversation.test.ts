@@ -1,0 +1,121 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openTestMemory, type TestMemory } from "../_helpers/memory.ts";
+
+let t: TestMemory;
+beforeEach(async () => { t = await openTestMemory({ CAIRN_INGEST_SKIP_PATTERNS: "[auto]" }); });
+afterEach(async () => { await t.close(); });
+
+const post = async (body: unknown) => {
+  const res = await t.req("POST", "/ingest/conversation", body);
+  return { status: res.status, body: await res.json() };
+};
+const recall = async (query: string, extra: Record<string, unknown> = {}) =>
+  (await (await t.req("POST", "/recall", { query, limit: 5, ...extra })).json()) as { hits: { id: number; content: string; title?: string }[]; decision?: string };
+
+const FIFA = {
+  session: { id: "s1", date: "1:56 pm on 8 May, 2023" },
+  turns: [
+    { speaker: "Maria", text: "Morning John! How was the weekend?", id: "D1:1" },
+    { speaker: "John", text: "Great, we hiked up the ridge and had a picnic by the lake.", id: "D1:2" },
+    { speaker: "Maria", text: "I signed up for the FIFA tournament next month. What should I be practising before it?", id: "D1:3" },
+    { speaker: "John", text: "All you need is a gamepad and an hour every evening on passing drills.", id: "D1:4" },
+    { speaker: "Maria", text: "Thanks, I will. My sister paints landscapes, by the way.", id: "D1:5" },
+    { speaker: "John", text: "Nice! I went to a pottery class yesterday and made a bowl.", id: "D1:6" },
+  ],
+};
+
+describe("POST /ingest/conversation (issue 24)", () => {
+  it("answers each turn's chunk id and status in turn order, then duplicates on a replay", async () => {
+    const a = await post(FIFA);
+    expect(a.status).toBe(200);
+    expect(a.body.turns.map((x: { status: string }) => x.status)).toEqual(Array(6).fill("created"));
+    expect(a.body.turns.map((x: { turn_id: string }) => x.turn_id)).toEqual(FIFA.turns.map((x) => x.id));
+    expect(a.body).toMatchObject({ session: "s1", domain: "global", created: 6, duplicate: 0, skipped: 0, proposed: 0 });
+    const ids = a.body.turns.map((x: { id: number }) => x.id);
+    expect(new Set(ids).size).toBe(6);
+    const b = await post(FIFA);
+    expect(b.body.turns.map((x: { id: number; status: string }) => [x.id, x.status])).toEqual(ids.map((id: number) => [id, "duplicate"]));
+  });
+
+  it("stores the turn as the title, its neighbours and the session in the content, and the speaker and dates as labels", async () => {
+    const { body } = await post(FIFA);
+    const hit = (await recall("pottery class bowl", { provenance: true })).hits[0];
+    expect(hit.id).toBe(body.turns[5].id);
+    expect(hit.title).toBe("John: Nice! I went to a pottery class yesterday and made a bowl.");
+    expect(hit.content).toContain("Session s1 · 1:56 pm on 8 May, 2023");
+    expect(hit.content).toContain("Maria: Thanks, I will.");
+    // The relative date is resolved beside the text; the turn's own words stay verbatim.
+    expect(hit.content).toContain("(yesterday: 7 May 2023)");
+    expect(hit.content).toContain("I went to a pottery class yesterday and made a bowl.");
+  });
+
+  it("finds an answer turn that only makes sense with the question before it", async () => {
+    const { body } = await post(FIFA);
+    const r = await recall("What did John suggest practising before FIFA?");
+    expect(r.hits[0].id).toBe(body.turns[3].id);
+  });
+
+  it("ranks the named speaker's turn first when two speakers say much the same (speaker label boost)", async () => {
+    const { body } = await post({
+      session: { id: "art" },
+      turns: [
+        { speaker: "Caroline", text: "Melanie, I paint sunsets, painting sunsets over the sea is what I paint most." },
+        { speaker: "Melanie", text: "Lately I paint sunsets too." },
+        { speaker: "Caroline", text: "We should go to the museum." },
+        { speaker: "Melanie", text: "Yes, next week." },
+      ],
+    });
+    const q = "What does Melanie paint?";
+    expect((await recall(q)).hits[0].id).toBe(body.turns[1].id);
+    // Without the speaker feature the other speaker's stronger lexical match wins: the label is what decides.
+    const params = t.memory.recallEngine.params;
+    t.memory.recallEngine.params = { ...params, rerankWeights: { ...params.rerankWeights, speaker: 0 } };
+    expect((await recall(q)).hits[0].id).toBe(body.turns[0].id);
+  });
+
+  it("boosts the turn whose resolved date matches a date the query names", async () => {
+    const { body } = await post({
+      session: { id: "s2", date: "2023-05-08" },
+      turns: [
+        { speaker: "Ana", text: "I went to the support group meeting yesterday." },
+        { speaker: "Ben", text: "The support group meeting is a good idea, I plan to go to a support group meeting soon." },
+      ],
+    });
+    const r = await recall("support group meeting on 7 May 2023");
+    expect(r.hits[0].id).toBe(body.turns[0].id);
+  });
+
+  it("applies the memory door's hygiene per turn: a skip-pattern turn is skipped and appears in no window", async () => {
+    const { body } = await post({
+      session: { id: "h" },
+      turns: [{ speaker: "A", text: "hello there" }, { speaker: "bot", text: "[auto] secret tool output zebra" }, { speaker: "A", text: "<think>plan</think>bye now" }],
+    });
+    expect(body.turns.map((x: { status: string }) => x.status)).toEqual(["created", "skipped", "created"]);
+    expect((await recall("zebra")).hits).toEqual([]);
+    const bye = (await recall("bye now")).hits[0];
+    expect(bye.content).not.toContain("plan");
+  });
+
+  it("refuses malformed bodies with the SPEC §7 envelope and writes nothing", async () => {
+    for (const bad of [{}, { session: { id: "x" } }, { session: { id: "x" }, turns: [] }, { session: {}, turns: [{ speaker: "A", text: "t" }] },
+      { session: { id: "x" }, turns: [{ text: "no speaker" }] }, { session: { id: "x" }, turns: [{ speaker: "A", text: "" }] }, { session: { id: "x" }, turns: "nope" }]) {
+      const r = await post(bad);
+      expect(r.status).toBe(400);
+      expect(typeof r.body.error.code).toBe("string");
+    }
+    expect((await (await t.req("GET", "/domains")).json()).domains[0].entries).toBe(0);
+  });
+
+  it("files each turn as a proposal under the review posture", async () => {
+    const r = await openTestMemory({ CAIRN_WRITE_POSTURE: "review" });
+    try {
+      const res = await r.req("POST", "/ingest/conversation", { session: { id: "p" }, turns: [{ speaker: "A", text: "remember the blue door" }] });
+      const body = await res.json();
+      expect(body.turns[0].status).toBe("proposed");
+      expect(typeof body.turns[0].proposal_id).toBe("number");
+      expect((await (await r.req("POST", "/recall", { query: "blue door" })).json()).hits).toEqual([]);
+    } finally {
+      await r.close();
+    }
+  });
+});
