@@ -44,6 +44,8 @@ import type { CrossScorer, TemporalFilter } from "./recall/ports.ts";
 import { composeTemporalFilters } from "./recall/compose-temporal.ts";
 import { createUmpService, type UmpService } from "./ump/ump-service.ts";
 import { createSourceService, type SourceService } from "./sources/source-service.ts";
+import { createParcelService, type ParcelService } from "./parcel/parcel-service.ts";
+import { createDidCache } from "./ump/operator-did.ts";
 
 /** What the runtime provides (STYLE rule 5: runtime code stays in src/runtime/). */
 export interface MemoryPorts {
@@ -123,6 +125,8 @@ export interface Memory {
   readonly ump: UmpService;
   /** File sources of the vault binding and the orphan sweep (SPEC §4.4 `/sources/reconcile`). */
   readonly sources: SourceService;
+  /** Signed parcels, the parcel ledger and domain snapshots (SPEC §2.10, §4.5, §4.10; issue 14). */
+  readonly parcels: ParcelService;
   /** Registers an index kept in step with writes. */
   addIndexHooks(h: IndexHooks): void;
   /** Registers an in-transaction hook (audit rows). */
@@ -228,9 +232,11 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     db, write, clock, audit, ingestMarkdown: (body, opts) => ingestMarkdown(write, body, { ...opts, graph: markdownGraph }),
   });
   // --- end ump ---
+  // --- parcels (issue 14) ---
+  const parcels = createParcelService({ db, ctx: write, audit, clock, keys: umpKey, didOf: createDidCache() });
   let closed = false;
   return {
-    config, db, write, domains, audit, ump, sources,
+    config, db, write, domains, audit, ump, sources, parcels,
     ingest: (body) => ingestStructured(write, body),
     ingestBatch: (body) => ingestBatch(write, body),
     ingestMarkdown: (body, opts) => ingestMarkdown(write, body, { ...opts, graph: markdownGraph }),

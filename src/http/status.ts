@@ -15,6 +15,9 @@ const STATUS: Record<string, number> = {
   digest_mismatch: 409,
   signer_alias: 409,
   conflict: 409,
+  // SPEC §7 leaves these statuses open (issue 14's choices, marked x-cairn-choice on the parcel routes).
+  operator_key_missing: 409,
+  parcel_too_large: 422,
   source_invalid: 422,
   rate_limited: 429,
   internal_error: 500,
