@@ -26,6 +26,7 @@ import { opsRoutes } from "./routes/ops.ts";
 import { umpRoutes } from "./routes/ump.ts";
 import { umpFileRoutes } from "./routes/ump-files.ts";
 import { parcelRoutes } from "./routes/parcels.ts";
+import { domainSnapshotRoutes } from "./routes/domain-snapshots.ts";
 
 export type { AppOptions } from "./options.ts";
 
@@ -64,6 +65,7 @@ export function createApp(memory: Memory, opts: AppOptions): Hono {
   opsRoutes(app, memory);
   // parcel and domain-snapshot routes (issue 14)
   parcelRoutes(app, memory);
+  domainSnapshotRoutes(app, memory);
 
   app.notFound((c) => c.json({ error: { code: "not_found", message: "not found" } }, 404));
   app.onError((err, c) => {

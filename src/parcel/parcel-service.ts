@@ -12,6 +12,8 @@ import { listLedgerRows, type LedgerRow } from "../store/parcels.ts";
 import { exportParcel, type ExportResult } from "./export-parcel.ts";
 import { importParcel, type ImportRequest, type ImportResult } from "./import-parcel.ts";
 import type { ParcelDeps } from "./parcel-deps.ts";
+import { exportSnapshot } from "./export-snapshot.ts";
+import { importSnapshot, type SnapshotImportResult } from "./import-snapshot.ts";
 
 /** Who asks, and the domain check of the body-domain gate. */
 export interface ParcelCaller {
@@ -43,6 +45,10 @@ export interface ParcelService {
   importParcel(body: unknown, caller: ParcelCaller): Promise<ImportResult>;
   /** `GET /parcels`: the ledger, newest last, `cursor` = the last id seen. */
   ledger(o: { domain?: string; cursor?: string; limit?: string }): Promise<{ rows: LedgerView[]; next_cursor?: string }>;
+  /** `GET /domains/{name}/export`: the snapshot stream (gzip'd NDJSON) and a file name. */
+  exportSnapshot(name: unknown): Promise<{ stream: ReadableStream<Uint8Array>; filename: string }>;
+  /** `POST /domains/{name}/import`: reads a snapshot stream into a new domain, atomically. */
+  importSnapshot(name: unknown, body: ReadableStream<Uint8Array> | null, caller: ParcelCaller): Promise<SnapshotImportResult>;
 }
 
 /** Builds the parcel service. */
@@ -64,6 +70,8 @@ export function createParcelService(d: ParcelDeps): ParcelService {
         authorize: caller.authorize,
       });
     },
+    exportSnapshot: (name) => exportSnapshot(d, name),
+    importSnapshot: (name, body, caller) => importSnapshot(d, name, body, { reviewer: caller.reviewer }),
     async ledger(o) {
       const domain = o.domain === undefined ? undefined : normalizeDomainName(o.domain, "domain");
       const after = o.cursor === undefined ? 0 : Number(o.cursor);
