@@ -147,4 +147,15 @@ describe("domain snapshot import (SPEC §4.5)", () => {
     expect((await (await b.req("POST", "/recall", { query: "payments rotation" })).json()).hits).toEqual([]);
     expect((await (await b.req("GET", "/audit?action=domain_import")).json()).rows).toEqual([]);
   });
+
+  it("answers a bare 413 for a declared body over 1 GiB on the import sub-route; other routes keep 1 MiB", async () => {
+    const b = await server();
+    const res = await b.app.request("/domains/copy/import", {
+      method: "POST", headers: { "content-type": "application/octet-stream", "content-length": String(1024 ** 3 + 1) }, body: "x",
+    }, { remoteAddr: "127.0.0.1" });
+    expect(res.status).toBe(413);
+    expect(await res.text()).toBe("");
+    const small = await b.req("POST", "/parcels/import", { expected_signer: "did:key:z6Mk", parcel: { pad: "x".repeat(1024 * 1024) } });
+    expect(small.status).toBe(413);
+  });
 });
