@@ -1,9 +1,14 @@
 /**
- * Domain snapshot import figure (SPEC §4.5, §8; issue 14): `npx tsx bench/domain-import.ts [--mb 200]`.
+ * Domain snapshot import figure (SPEC §4.5, §8; issue 14):
+ * `npx tsx bench/domain-import.ts [--chunks 50000] [--words 250] [--dim 768]`.
  *
- * 1. Builds a snapshot file of about `--mb` MB (gzip'd NDJSON, `src/parcel/README.md`): chunks of generated prose
- *    from a 30,000-word vocabulary (Zipf-like word choice), each with a 100-d vector in the shipped static
- *    embedder's space (so nothing is re-embedded), enough chunks to reach the size.
+ * 1. Builds a snapshot file (gzip'd NDJSON, `src/parcel/README.md`) of a domain at the desktop envelope: `--chunks`
+ *    chunks (default 50,000, SPEC §8) of `--words` words of generated prose (30,000-word vocabulary, Zipf-like
+ *    choice; ~1.6 KB, a typical markdown chunk), each with a `--dim`-d vector. The default 768-d vectors come from
+ *    another embedder than the server's (a source machine on a 768-d model): they make up most of the ~190 MB, are
+ *    streamed and checked, and the server re-embeds the text with its own embedder. `--dim 100` uses the shipped
+ *    static embedder's space instead (vectors kept, a ~60 MB snapshot). The text is what the recall index holds
+ *    afterwards; 50,000 chunks is the most the envelope is sized for.
  * 2. Starts the real server (`node bin/cairn.mjs serve`, compiled build, temp database, CAIRN_MAX_DOCS raised to fit).
  * 3. Streams the file to `POST /domains/bench/import` and reports the time, the server's RSS before the import,
  *    and its peak RSS (`VmHWM` of the server process, Linux) — against the 512 MB envelope of SPEC §8.
@@ -14,14 +19,19 @@ import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync,
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { Readable } from "node:stream";
+import { request } from "node:http";
 import { createGzip } from "node:zlib";
 import { xxhash3 } from "hash-wasm";
 import { createStaticEmbedder, DEFAULT_STATIC_ASSET_PATH } from "../src/embed/static-embedder.ts";
 
 const root = resolve(new URL("..", import.meta.url).pathname);
-const argMb = process.argv.indexOf("--mb");
-const TARGET = (argMb > 0 ? Number(process.argv[argMb + 1]) : 200) * 1024 * 1024;
+const arg = (name: string, dflt: number) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const CHUNKS = arg("--chunks", 50_000);
+const WORDS = arg("--words", 250);
+const DIM = arg("--dim", 768);
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -42,15 +52,15 @@ async function buildSnapshot(path: string): Promise<{ chunks: number; bytes: num
     hash.update(b);
     if (!gz.write(b)) await new Promise((res) => gz.once("drain", res));
   };
-  await write(JSON.stringify({ t: "header", format: "cairn-domain-snapshot", version: 1, domain: "bench", created_at: new Date().toISOString(), schema: "bench", embedder: { id: e.id, dim: e.dim } }));
+  const source = DIM === e.dim ? { id: e.id, dim: e.dim } : { id: `bench-source-${DIM}d`, dim: DIM };
+  await write(JSON.stringify({ t: "header", format: "cairn-domain-snapshot", version: 1, domain: "bench", created_at: new Date().toISOString(), schema: "bench", embedder: source }));
   let n = 0;
-  for (; ; n++) {
-    if (n % 1000 === 0 && out.bytesWritten + out.writableLength > TARGET) break;
+  for (; n < CHUNKS; n++) {
     const words: string[] = [];
-    for (let i = 0; i < 900; i++) words.push(vocab[Math.floor(r() * r() * vocab.length)]);
+    for (let i = 0; i < WORDS; i++) words.push(vocab[Math.floor(r() * r() * vocab.length)]);
     const content = `Note ${n}: ${words.join(" ")}.`;
-    const vec = new Float32Array(e.dim);
-    for (let d = 0; d < e.dim; d++) vec[d] = r() - 0.5;
+    const vec = new Float32Array(DIM);
+    for (let d = 0; d < DIM; d++) vec[d] = r() - 0.5;
     await write(JSON.stringify({
       t: "chunk", id: n + 1, title: `Bench note ${n}`, content, domain: "bench", content_hash: await xxhash3(content), source: "structured",
       confidence: 1, flagged: 0, created_at: new Date(1_700_000_000_000 + n * 1000).toISOString(),
@@ -59,7 +69,7 @@ async function buildSnapshot(path: string): Promise<{ chunks: number; bytes: num
   }
   const trailer = JSON.stringify({ t: "end", counts: { chunk: n }, sha256: hash.digest("hex") }) + "\n";
   gz.end(trailer);
-  await new Promise((res) => out.once("close", res));
+  await new Promise<void>((res) => out.once("close", () => res()));
   return { chunks: n, bytes: statSync(path).size };
 }
 
@@ -98,11 +108,20 @@ async function main(): Promise<void> {
     let peakSeen = before;
     const sampler = setInterval(() => { peakSeen = Math.max(peakSeen, status(proc.pid!, "VmRSS:")); }, 200);
     const t1 = performance.now();
-    const res = await fetch(`${base}/domains/bench/import`, {
-      method: "POST", headers: { "content-type": "application/octet-stream", "content-length": String(snap.bytes) },
-      body: Readable.toWeb(createReadStream(file)) as ReadableStream, duplex: "half",
-    } as RequestInit);
-    const body = await res.json();
+    // node:http rather than fetch: fetch gives up waiting for the reply headers after 300 s.
+    const { status: httpStatus, text } = await new Promise<{ status: number; text: string }>((resolveReq, rejectReq) => {
+      const req = request({ host: "127.0.0.1", port, path: "/domains/bench/import", method: "POST",
+        headers: { "content-type": "application/octet-stream", "content-length": String(snap.bytes) } }, (r) => {
+        let t = "";
+        r.setEncoding("utf8");
+        r.on("data", (c: string) => (t += c));
+        r.on("end", () => resolveReq({ status: r.statusCode ?? 0, text: t }));
+      });
+      req.on("error", rejectReq);
+      createReadStream(file).pipe(req);
+    });
+    const res = { status: httpStatus };
+    const body = JSON.parse(text || "null");
     const secs = (performance.now() - t1) / 1000;
     clearInterval(sampler);
     const hwm = status(proc.pid!, "VmHWM:");

@@ -76,6 +76,7 @@ export interface Parcel {
   signed_by: string;
 }
 
+const bytes = (s: string) => new TextEncoder().encode(s).length;
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const optStr = (v: unknown) => v === undefined || typeof v === "string";
 
@@ -110,7 +111,11 @@ function checkRow(r: unknown, i: number): void {
   if (!isObj(r)) throw invalid(`row ${i} must be an object`, { index: i });
   if (typeof r.content !== "string" || r.content.length === 0) throw invalid(`row ${i}: content must be a non-empty string`, at("content"));
   if (typeof r.content_hash !== "string") throw invalid(`row ${i}: content_hash must be a string`, at("content_hash"));
-  if (!optStr(r.title)) throw invalid(`row ${i}: title must be a string`, at("title"));
+  // SPEC §8: the same content and title limits as every write door.
+  if (bytes(r.content) > 1_000_000) throw invalid(`row ${i}: content is over 1,000,000 bytes`, at("content"));
+  if (!optStr(r.title) || (typeof r.title === "string" && (r.title.length === 0 || bytes(r.title) > 500))) {
+    throw invalid(`row ${i}: title must be a string of 1 to 500 bytes`, at("title"));
+  }
   if (typeof r.created_at !== "string") throw invalid(`row ${i}: created_at must be a string`, at("created_at"));
   const l = r.labels;
   if (!isObj(l) || !INGEST_KINDS.includes(l.source as IngestKind) || typeof l.confidence !== "number") {
