@@ -20,6 +20,7 @@ import { statusLines } from "./src/cli/status.ts";
 import { type UmpCliOptions, umpExport, umpImport, umpKeygen, umpRevoke, umpToken } from "./src/cli/ump-commands.ts";
 import { reconcileVault } from "./src/files/vault-reconcile.ts";
 import { runMcpStdio } from "./src/mcp/stdio.ts";
+import { parcelExportCommand, parcelImportCommand, parcelLedgerCommand } from "./src/cli/parcel-commands.ts";
 import { operatorActor } from "./src/ump/actor.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -186,6 +187,21 @@ cli.command("ump <action> [arg]", "UMP 1.0: keygen | token | revoke <jti> | expo
     } finally {
       await memory.close();
     }
+  });
+
+// --- parcels (issue 14) ---
+cli.command("parcel <action>", "Signed parcels: export --domain d [--since ts] --out file | import --file f --domain d --expected-signer did | ledger [--domain d]")
+  .option("--domain <domain>", "export: the domain to ship; import: target domain (default the parcel's); ledger: only this domain")
+  .option("--since <ts>", "export: only rows created at or after this ISO-8601 time")
+  .option("--out <file>", "export: where to write the parcel")
+  .option("--file <file>", "import: the parcel file")
+  .option("--expected-signer <did>", "import: the did:key the parcel must be signed by")
+  .option("--json", "Print JSON")
+  .action((action: string, o: { domain?: string; since?: string; out?: string; file?: string; expectedSigner?: string; json?: boolean }) => {
+    if (action === "export") return withMemory((m) => parcelExportCommand(m, o));
+    if (action === "import") return withMemory((m) => parcelImportCommand(m, o));
+    if (action === "ledger") return withMemory((m) => parcelLedgerCommand(m, o));
+    throw new MemoryError("invalid_request", `Unknown parcel action "${action}"; use export, import or ledger`);
   });
 
 cli.command("reconcile <path>", "Two-way reconcile of a markdown vault with the store")

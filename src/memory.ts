@@ -49,6 +49,8 @@ import { composeTemporalFilters } from "./recall/compose-temporal.ts";
 import { createUmpService, type UmpService } from "./ump/ump-service.ts";
 import { createSourceService, type SourceService } from "./sources/source-service.ts";
 import type { InjectionClassifier } from "./screen-model/classifier.ts";
+import { createParcelService, type ParcelService } from "./parcel/parcel-service.ts";
+import { createDidCache } from "./ump/operator-did.ts";
 
 /** What the runtime provides (STYLE rule 5: runtime code stays in src/runtime/). */
 export interface MemoryPorts {
@@ -141,6 +143,8 @@ export interface Memory {
   readonly sources: SourceService;
   /** The operational log (one JSON line per event; issue 23 §2: every 500 logs one, with its request id). */
   log(level: "warn" | "error", message: string, fields: Record<string, unknown>): void;
+  /** Signed parcels, the parcel ledger and domain snapshots (SPEC §2.10, §4.5, §4.10; issue 14). */
+  readonly parcels: ParcelService;
   /** Registers an index kept in step with writes. */
   addIndexHooks(h: IndexHooks): void;
   /** Registers an in-transaction hook (audit rows). */
@@ -251,6 +255,8 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     db, write, clock, audit, ingestMarkdown: (body, opts) => ingestMarkdown(write, body, { ...opts, graph: markdownGraph }),
   });
   // --- end ump ---
+  // --- parcels (issue 14) ---
+  const parcels = createParcelService({ db, ctx: write, audit, clock, keys: umpKey, didOf: createDidCache() });
   let closed = false;
   let serving: ShutdownStamp | undefined;
   const pid = ports.pid ?? 0;
@@ -258,7 +264,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const shutdownReport = async () => describeShutdown(await readShutdownStamp(db.client), alive);
   healthDeps.sections.push(async () => ({ shutdown: await shutdownReport(), durability_setting: config.durability }));
   return {
-    config, db, write, domains, audit, ump, sources,
+    config, db, write, domains, audit, ump, sources, parcels,
     ingest: (body) => ingestStructured(write, body),
     ingestBatch: (body) => ingestBatch(write, body),
     ingestMarkdown: (body, opts) => ingestMarkdown(write, body, { ...opts, graph: markdownGraph }),

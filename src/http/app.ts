@@ -30,6 +30,8 @@ import { gateKey } from "./gates.ts";
 import { opsRoutes } from "./routes/ops.ts";
 import { umpRoutes } from "./routes/ump.ts";
 import { umpFileRoutes } from "./routes/ump-files.ts";
+import { parcelRoutes } from "./routes/parcels.ts";
+import { domainSnapshotRoutes } from "./routes/domain-snapshots.ts";
 
 export type { AppOptions } from "./options.ts";
 export type { AppType } from "./app-type.ts";
@@ -76,6 +78,9 @@ export function createApp(memory: Memory, _opts: AppOptions = {}): AppType {
   umpFileRoutes(app, memory);
   // auth and ops routes (issue 8) register here
   opsRoutes(app, memory);
+  // parcel and domain-snapshot routes (issue 14)
+  parcelRoutes(app, memory);
+  domainSnapshotRoutes(app, memory);
 
   app.notFound((c) => c.json({ error: { code: "not_found", message: "not found" } }, 404));
   app.onError((err, c) => renderError(err, c, memory));

@@ -67,10 +67,13 @@ export function installGuard(app: Hono, memory: Memory): void {
     });
   }
   // SPEC §7: a body over the limit is a bare 413 with no envelope (drained first, issue 23 §3).
-  app.use("*", limitBody((c) => {
+  const small = limitBody(() => MAX_REQUEST_SIZE);
+  // The import sub-route streams its body (SPEC §8: up to 1 GiB): counted as it is read, never buffered here.
+  const large = streamLimit(MAX_IMPORT_SIZE);
+  app.use("*", (c, next) => {
     const ep = endpointOf(c);
-    return ep && gateKey(ep.method, ep.pattern) === IMPORT_ROUTE ? MAX_IMPORT_SIZE : MAX_REQUEST_SIZE;
-  }));
+    return (ep && gateKey(ep.method, ep.pattern) === IMPORT_ROUTE ? large : small)(c, next);
+  });
   app.use("*", authorize(memory));
   app.use("*", async (c, next) => {
     const ep = endpointOf(c);
@@ -82,6 +85,26 @@ export function installGuard(app: Hono, memory: Memory): void {
     }
     await next();
   });
+}
+
+/** A body limit that counts bytes as the route reads them; past `max` the read fails with `payload_too_large` (a bare 413). */
+function streamLimit(max: number): MiddlewareHandler {
+  return async (c, next) => {
+    if (Number(c.req.header("content-length") ?? 0) > max) return c.body(null, 413);
+    const body = c.req.raw.body;
+    if (body) {
+      let seen = 0;
+      const counted = body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, ctrl) {
+          seen += chunk.byteLength;
+          if (seen > max) ctrl.error(new MemoryError("payload_too_large", "request body too large", undefined, 413));
+          else ctrl.enqueue(chunk);
+        },
+      }));
+      c.req.raw = new Request(c.req.raw.url, { method: c.req.raw.method, headers: c.req.raw.headers, body: counted, duplex: "half" } as RequestInit);
+    }
+    await next();
+  };
 }
 
 function observe(memory: Memory): MiddlewareHandler {
@@ -102,7 +125,11 @@ function observe(memory: Memory): MiddlewareHandler {
 
 function deadline(memory: Memory): MiddlewareHandler {
   const ms = memory.config.requestDeadlineMs;
-  return async (_c, next) => {
+  return async (c, next) => {
+    // The 1 GiB import sub-route is bounded by its body limit instead: a deadline cut mid-import could not stop the
+    // commit it had started (the import is one transaction either way).
+    const ep = endpointOf(c);
+    if (ep && gateKey(ep.method, ep.pattern) === IMPORT_ROUTE) return next();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {

@@ -17,6 +17,9 @@ const STATUS: Record<string, number> = {
   signer_alias: 409,
   conflict: 409,
   unsupported_media_type: 415,
+  // SPEC §7 leaves these statuses open (issue 14's choices, marked x-cairn-choice on the parcel routes).
+  operator_key_missing: 409,
+  parcel_too_large: 422,
   source_invalid: 422,
   headers_too_large: 431,
   rate_limited: 429,

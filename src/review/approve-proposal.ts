@@ -24,6 +24,7 @@ import type { Exec } from "../store/db.ts";
 import { decideProposal, getProposal, type ProposalRow } from "../store/proposals.ts";
 import { contentDigest } from "./content-digest.ts";
 import type { ReadCanonical } from "./read-canonical.ts";
+import { carriedOf, withCarriedLabels, writeCarriedEdges } from "../parcel/carried.ts";
 
 /**
  * Runs inside the approval transaction once the chunk the proposal landed on
@@ -98,8 +99,12 @@ export async function approveProposal(d: ApproveDeps, id: number, o: { digest?: 
       if (then) after.push(then);
     }
   };
-  const out = await writeChunk(d.ctx, await chunkFor(p), async (tx, chunkId, now) => {
+  // SPEC §3: a row imported in a parcel promotes with the labels and edges it carried.
+  const carried = await carriedOf(d.ctx.db.client, id);
+  const chunk = carried ? withCarriedLabels(await chunkFor(p), carried) : await chunkFor(p);
+  const out = await writeChunk(d.ctx, chunk, async (tx, chunkId, now) => {
     await checkedProposal(tx, id, digest, d.pipeline);
+    if (carried) await writeCarriedEdges(tx, carried, { domain: chunk.domain, chunkId, contentHash: chunk.contentHash, now, sink: d.ctx.graphSink });
     if (o.supersedes !== undefined) {
       await checkSupersedes(tx, chunkId, o.supersedes, "supersedes");
       linkId = await insertLink(tx, { kind: "supersedes", from: chunkId, to: o.supersedes, status: "approved", basis: { rule: "approval", proposal_id: id }, createdAt: now });

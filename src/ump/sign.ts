@@ -102,3 +102,17 @@ function checkBeforeSignature(record: object, opts: VerifyRecordOptions): Verify
   if (!sig) return { ok: false, reason: "malformed_signature" };
   return { sig, digest: blake3Digest(encoder.encode(integrity.content_hash)), publicKey };
 }
+
+/** `"ed25519:<base64>"` signature of raw bytes (parcel manifests, SPEC §2.10): Ed25519 over the bytes themselves. */
+export function signBytes(message: Uint8Array, seed: Uint8Array): string {
+  return "ed25519:" + base64Encode(edSign(message, seed));
+}
+
+/** True when `signature` is a valid `ed25519:<base64>` signature of `message` by the `did:key` `signer`; never throws. */
+export async function verifyBytesAsync(signature: unknown, message: Uint8Array, signer: unknown): Promise<boolean> {
+  if (typeof signature !== "string" || !signature.startsWith("ed25519:") || typeof signer !== "string") return false;
+  const sig = base64Decode(signature.slice("ed25519:".length));
+  const publicKey = publicKeyFromDid(signer);
+  if (!sig || !publicKey) return false;
+  return await edVerifyAsync(sig, message, publicKey);
+}

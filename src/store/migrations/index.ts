@@ -10,6 +10,7 @@ import { m005Audit } from "./m005-audit.ts";
 import { m006Ump } from "./m006-ump.ts";
 import { m008Governance } from "./m008-governance.ts";
 import { m040ReviewUmp } from "./m040-review-ump.ts";
+import { m020Parcels } from "./m020-parcels.ts";
 
 /** All migrations, applied in version order (merges may list them out of order). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -26,6 +27,8 @@ export const MIGRATIONS: readonly Migration[] = [
   // auth (issue 8) migrations go here
   // first-week fixes (issue 22) migrations go here
   m040ReviewUmp,
+  // parcels (issue 14)
+  m020Parcels,
 ].sort((a, b) => a.version - b.version);
 
 /** The schema version and stamp this server knows. */

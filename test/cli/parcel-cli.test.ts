@@ -1,0 +1,71 @@
+/** `cairn parcel export | import | ledger` as a user runs them (SPEC §4.12): real processes, real keys, real database files. */
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { parseConfig } from "../../src/config/parse-config.ts";
+import { openMemory } from "../../src/memory.ts";
+import { tempDir } from "../_helpers/memory.ts";
+
+const run = promisify(execFile);
+const root = resolve(new URL("../..", import.meta.url).pathname);
+
+async function cairn(args: string[], env: Record<string, string>) {
+  try {
+    const r = await run("node", [join(root, "bin", "cairn.mjs"), ...args], { cwd: root, env: { ...process.env, CAIRN_EMBED_KIND: "none", ...env }, timeout: 60_000 });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e) {
+    const x = e as { code: number; stdout: string; stderr: string };
+    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
+  }
+}
+const lastLine = (s: string) => s.trim().split("\n").pop()!;
+
+describe("cairn parcel", { timeout: 300_000 }, () => {
+  it("export, import and ledger between two stores; refusals exit non-zero naming the reason in one line", async () => {
+    const dir = tempDir();
+    const envA = { CAIRN_DB_PATH: join(dir, "a.db"), CAIRN_UMP_KEY_DIR: join(dir, "keys-a") };
+    const envB = { CAIRN_DB_PATH: join(dir, "b.db"), CAIRN_UMP_KEY_DIR: join(dir, "keys-b") };
+    const didA = lastLine((await cairn(["ump", "keygen"], envA)).stdout);
+    const didB = lastLine((await cairn(["ump", "keygen"], envB)).stdout);
+    expect(didA).toMatch(/^did:key:z6Mk/);
+
+    const a = await openMemory(parseConfig(envA), { rssBytes: () => process.memoryUsage().rss });
+    await a.domains.create("work");
+    await a.ingest({ domain: "work", title: "Failover", content: "Promote the replica in zone b to fail over the primary database." });
+    await a.ingest({ domain: "work", title: "Certs", content: "Edge certificates rotate on the first Tuesday of each quarter." });
+    await a.close();
+
+    const file = join(dir, "work.parcel.json");
+    const exp = await cairn(["parcel", "export", "--domain", "work", "--out", file], envA);
+    expect(exp.code).toBe(0);
+    expect(exp.stdout).toContain("exported 2 rows of work");
+    expect(existsSync(file)).toBe(true);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({ signed_by: didA, manifest: { row_count: 2 } });
+
+    for (const [args, code] of [
+      [["--expected-signer", didB], "signer_alias"],
+      [["--expected-signer", "did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK"], "signer_mismatch"],
+      [[], "signer_required"],
+    ] as const) {
+      const r = await cairn(["parcel", "import", "--file", file, "--domain", "work", ...args], envB);
+      expect(r.code).not.toBe(0);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toContain(code);
+    }
+
+    const imp = await cairn(["parcel", "import", "--file", file, "--domain", "work", "--expected-signer", didA, "--json"], envB);
+    expect(imp.code).toBe(0);
+    expect(JSON.parse(imp.stdout)).toMatchObject({ received: 2, filed: 2, signer: didA });
+
+    const ledger = await cairn(["parcel", "ledger", "--domain", "work", "--json"], envB);
+    expect(JSON.parse(ledger.stdout).rows).toEqual([expect.objectContaining({ direction: "in", signer: didA, row_count: 2, reviewer: "local-operator" })]);
+    const text = await cairn(["parcel", "ledger"], envA);
+    expect(text.stdout).toMatch(/out\s+work\s+2 rows\s+sha256:/);
+
+    const noKey = await cairn(["parcel", "export", "--domain", "work", "--out", join(dir, "x.json")], { ...envA, CAIRN_UMP_KEY_DIR: join(dir, "none") });
+    expect(noKey.code).not.toBe(0);
+    expect(noKey.stderr).toContain("operator_key_missing");
+  });
+});
