@@ -25,6 +25,7 @@ import { gateKey } from "./gates.ts";
 import { opsRoutes } from "./routes/ops.ts";
 import { umpRoutes } from "./routes/ump.ts";
 import { umpFileRoutes } from "./routes/ump-files.ts";
+import { webRoutes } from "../web/routes.tsx";
 
 export type { AppOptions } from "./options.ts";
 
@@ -61,6 +62,8 @@ export function createApp(memory: Memory, opts: AppOptions): Hono {
   umpFileRoutes(app, memory);
   // auth and ops routes (issue 8) register here
   opsRoutes(app, memory);
+  // the operator web client at /app (issue 19, src/web/)
+  webRoutes(app, memory);
 
   app.notFound((c) => c.json({ error: { code: "not_found", message: "not found" } }, 404));
   app.onError((err, c) => {

@@ -31,6 +31,7 @@ import { isLive, loadUmpIndex, umpTemporalFilter } from "./ump-index.ts";
 import { materializeAllChunks } from "./export-records.ts";
 import type { TemporalFilter } from "../recall/ports.ts";
 import { umpObject } from "./_fields.ts";
+import { buildRegister, type Register } from "./register.ts";
 
 /** Every UMP operation. */
 export interface UmpService {
@@ -68,6 +69,8 @@ export interface UmpService {
   /** A record as stored, verified, without the read seam (for files). */
   storedRecord(actor: UmpActor, id: string): Promise<UmpRecord>;
   sweepRetention(): Promise<string[]>;
+  /** The read-only Agent Memory Register (web client, SPEC §4.3): lineages by owner and kind, integrity checked. */
+  register(actor: UmpActor, o?: { limit?: number }): Promise<Register>;
 }
 
 /** Builds the service over its dependencies (loads the metadata index). */
@@ -148,5 +151,6 @@ export async function createUmpService(base: Omit<UmpDeps, "index" | "events" | 
       return visible.length > o.limit ? { items, next: String(page[page.length - 1].seq) } : { items };
     },
     sweepRetention: () => sweepRetention(d),
+    register: async (a, o = {}) => (await swept(), buildRegister(d, a, { limit: Math.max(1, Math.min(2000, o.limit ?? 500)) })),
   };
 }

@@ -11,7 +11,7 @@ import { hashSubject } from "../../authz/subject-hash.ts";
 import { MemoryError } from "../../core/errors.ts";
 import type { Memory } from "../../memory.ts";
 import { isEndpointRoute } from "../endpoint.ts";
-import { GATES, gateKey, PUBLIC_ROUTES } from "../gates.ts";
+import { GATES, gateKey, isPublicKey } from "../gates.ts";
 import { principalOf } from "../principal.ts";
 
 /** Registers `/metrics` and `/ops/authz/explain`. */
@@ -31,7 +31,7 @@ export function opsRoutes(app: Hono, memory: Memory): void {
     const registered = app.routes.some((r) => isEndpointRoute(r) && gateKey(r.method, r.path) === key);
     const notFound = () => new MemoryError("not_found", "not found");
     if (!registered) throw notFound();
-    if (PUBLIC_ROUTES.has(key)) return c.json({ route: pattern, method, verdict: "Allow", reason: "public_route", gate: "public" });
+    if (isPublicKey(key)) return c.json({ route: pattern, method, verdict: "Allow", reason: "public_route", gate: "public" });
     const gate = GATES[key];
     if (!gate) throw notFound();
     const principal = principalOf(c)!;
