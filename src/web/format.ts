@@ -1,12 +1,12 @@
 /** Small formatting helpers shared by the panels (pure; no runtime access). */
 
-/** A duration in ms as "2 d 3 h", "4 h 12 min", "35 min" or "under a minute". */
+/** A duration in ms as "2 d 3 h", "1 d", "4 h 12 min", "35 min" or "under a minute". */
 export function formatAge(ms: number): string {
   if (!Number.isFinite(ms) || ms < 60_000) return "under a minute";
   const min = Math.floor(ms / 60_000);
   const h = Math.floor(min / 60);
   const d = Math.floor(h / 24);
-  if (d > 0) return `${d} d ${h % 24} h`;
+  if (d > 0) return h % 24 ? `${d} d ${h % 24} h` : `${d} d`;
   if (h > 0) return `${h} h ${min % 60} min`;
   return `${min} min`;
 }

@@ -70,7 +70,6 @@ export function ProposalCard(props: { p: ProposalView; now: Date }) {
       </header>
       <h3 class="label">What will be remembered</h3>
       <pre class="content">{p.content}</pre>
-      {p.pii_redacted ? <p class="muted">Shown with personal data redacted (this reader lacks pii:read); the digest binds the original text.</p> : null}
       <details>
         <summary>Score breakdown</summary>
         <Breakdown data={p.score_breakdown} />
@@ -109,6 +108,9 @@ export function ReviewList(props: { list: ProposalView[]; sort: ReviewSort; now:
   return (
     <section aria-label="Pending proposals">
       <p class="count">{n === 0 ? "Nothing waits for review." : `${n}${props.more ? "+" : ""} pending, ${props.sort === "score" ? "highest score" : "newest"} first.`}</p>
+      {props.list.some((p) => p.pii_redacted)
+        ? <p class="muted">Texts are shown with personal data redacted (this reader lacks pii:read); each digest binds the original text.</p>
+        : null}
       {sortProposals(props.list, props.sort).map((p) => <ProposalCard p={p} now={props.now} />)}
     </section>
   );

@@ -66,7 +66,8 @@ export function webRoutes(app: Hono, memory: Memory): void {
           </form>
         )
         : panel.id === "recall" ? RecallForm() : undefined;
-      return c.html(<Page panel={panel} intro={INTROS[panel.id]} tools={tools} />);
+      // Standards mode needs the doctype, which JSX cannot express.
+      return c.html(`<!doctype html>${String(<Page panel={panel} intro={INTROS[panel.id]} tools={tools} />)}`);
     });
   }
   app.get("/app/assets/app.css", (c) => {

@@ -58,6 +58,7 @@ dl.kv dd{margin:0;overflow-wrap:anywhere}
 .badge{display:inline-block;padding:.05rem .45rem;border-radius:3px;font-size:.9rem;border:1px solid currentColor}
 .s-ok{color:var(--ok)}.s-warn{color:var(--warn)}.s-over{color:var(--bad)}.s-idle{color:var(--muted)}
 .v-clean{color:var(--ok)}.v-quarantine,.v-reject{color:var(--bad)}
+.ops section{margin:1.4rem 0}
 .pair{display:grid;grid-template-columns:1fr 1fr;gap:1rem}
 .gauges{display:grid;gap:.4rem;margin:.5rem 0}
 .gauge{display:grid;grid-template-columns:10rem 1fr 9rem;align-items:center;gap:.5rem}
@@ -74,7 +75,8 @@ dialog input{width:100%}
 .keys{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem}
 .keys dd{margin:0}
 @media (max-width:700px){
- .pair{grid-template-columns:1fr}
+ .ops section{margin:1.4rem 0}
+.pair{grid-template-columns:1fr}
  .gauge{grid-template-columns:1fr}
  main{padding:.6rem}
  h1{font-size:1.35rem}
