@@ -3,11 +3,16 @@
  * playwright-core, headless, with background networking off and a fresh
  * profile directory, against a real Cairn server on loopback.
  */
-import { mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { bootServer, type BootedServer } from "../../src/server.ts";
 import { tempDir } from "./memory.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+
+/** True when the browser tests can run; `.ci/run` sets CAIRN_REQUIRE_BROWSER=1 so CI never skips them. */
+export const BROWSER_AVAILABLE = existsSync(CHROMIUM) || process.env.CAIRN_REQUIRE_BROWSER === "1";
 
 /** Where screenshots and figures go (git-ignored). */
 export const ARTIFACTS = new URL("../../test-artifacts/", import.meta.url).pathname;
@@ -59,7 +64,7 @@ export async function launchBrowser(): Promise<Browser> {
   const profile = tempDir("cairn-chromium-");
   mkdirSync(ARTIFACTS, { recursive: true });
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: "/usr/bin/chromium",
+    executablePath: CHROMIUM,
     headless: true,
     bypassCSP: true,
     viewport: { width: 1280, height: 900 },

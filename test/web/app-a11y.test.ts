@@ -8,12 +8,13 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, axeViolations, launchBrowser, liveServer, type Browser, type LiveServer } from "../_helpers/browser.ts";
+import { ARTIFACTS, axeViolations, BROWSER_AVAILABLE, launchBrowser, liveServer, type Browser, type LiveServer } from "../_helpers/browser.ts";
 
 let browser: Browser;
 let server: LiveServer;
 
 beforeAll(async () => {
+  if (!BROWSER_AVAILABLE) return;
   [browser, server] = await Promise.all([launchBrowser(), liveServer()]);
   const api = server.api;
   for (const [title, content] of [
@@ -46,7 +47,7 @@ async function openPanel(page: Page, p: (typeof PANELS)[number]): Promise<void> 
   await expect.poll(() => page.locator("#panel").getAttribute("aria-busy")).toBe("false");
 }
 
-describe("every panel in a real browser", () => {
+describe.skipIf(!BROWSER_AVAILABLE)("every panel in a real browser", () => {
   for (const width of [1280, 400]) {
     for (const p of PANELS) {
       it(`${p.id} at ${width} px: no serious or critical axe violation, no sideways scroll`, async () => {

@@ -76,6 +76,7 @@ describe("the /app routes", () => {
       ids.push((await (await t.req("POST", "/ingest/proposal", { content })).json()).id);
     }
     const views = await t.memory.review.list({ status: "pending" });
+    expect(views[0]!.score).not.toBe(views[1]!.score);
     const byScore = [...views].sort((a, b) => b.score - a.score).map((v) => v.id);
     const order = async (sort: string) => [...(await (await t!.req("GET", `/app/fragments/review?sort=${sort}`)).text()).matchAll(/data-id="(\d+)"/g)].map((m) => Number(m[1]));
     expect(await order("newest")).toEqual([ids[1], ids[0]]);
