@@ -2,8 +2,10 @@
  * The Quarantine panel's fragment (SPEC §1 Trust rules, §4.4): flagged
  * rows, read through the seam, with the screen verdict and the rule
  * families that fired; release puts a row back into retrieval, delete
- * removes it (both audited by `memory.quarantine`). No second-approver rule
- * exists in this server, so release is one admin action (README).
+ * removes it (both audited by `memory.quarantine`). The two-key rule of
+ * README "Governance": a flagged proposal approved in review (key one) is
+ * stored flagged, and the release here is the second key; the panel says
+ * which rows came that way.
  */
 import type { QuarantineItem } from "../quarantine/quarantine-service.ts";
 import { ageMs, formatAge, num } from "./format.ts";
@@ -20,7 +22,7 @@ export function screenOf(item: QuarantineItem): { verdict: string; reasons: stri
 }
 
 /** The quarantined rows. */
-export function QuarantineList(props: { items: QuarantineItem[]; more: boolean; now: Date }) {
+export function QuarantineList(props: { items: QuarantineItem[]; more: boolean; now: Date; approvedFrom: ReadonlyMap<number, number> }) {
   const n = props.items.length;
   return (
     <section aria-label="Quarantined rows">
@@ -42,6 +44,11 @@ export function QuarantineList(props: { items: QuarantineItem[]; more: boolean; 
               </ul>
             </header>
             <pre class="content">{q.content}</pre>
+            <p class="muted">
+              {props.approvedFrom.has(q.id)
+                ? `Key one: approved in review (proposal #${props.approvedFrom.get(q.id)}). Releasing is the second key.`
+                : "Flagged by the screen at ingest. Releasing lets it into recall."}
+            </p>
             <div class="actions">
               <button type="button" class="primary" data-act="release">Release into recall</button>
               <button type="button" class="danger" data-act="delete">Delete</button>

@@ -68,6 +68,9 @@ export function ProposalCard(props: { p: ProposalView; now: Date }) {
           <li>filed <time datetime={p.created_at}>{formatAge(ageMs(p.created_at, props.now))} ago</time></li>
         </ul>
       </header>
+      {verdictOf(p.screen) === "quarantine"
+        ? <p class="warn">The screen flags this text: approving stores it quarantined, and it enters recall only after a release in Quarantine (two keys).</p>
+        : null}
       <h3 class="label">What will be remembered</h3>
       <pre class="content">{p.content}</pre>
       <details>

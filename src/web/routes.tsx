@@ -108,7 +108,16 @@ export function webRoutes(app: Hono, memory: Memory): void {
   });
   app.get("/app/fragments/quarantine", async (c) => {
     const page = await memory.quarantine.list({ limit: 500, piiRead: piiReadOf(c) });
-    return fragment(c, <QuarantineList items={page.items} more={page.next_after !== undefined} now={now()} />);
+    // Which flagged rows were promoted by an approval (the first of the two keys): chunk id → proposal id.
+    const approvedFrom = new Map<number, number>();
+    const flagged = new Set(page.items.map((q) => q.id));
+    for (let after = 0; flagged.size > 0;) {
+      const batch = await memory.review.list({ status: "approved", after, limit: 500 });
+      for (const p of batch) if (p.promoted_chunk_id !== null && flagged.has(p.promoted_chunk_id)) approvedFrom.set(p.promoted_chunk_id, p.id);
+      if (batch.length < 500) break;
+      after = batch[batch.length - 1]!.id;
+    }
+    return fragment(c, <QuarantineList items={page.items} more={page.next_after !== undefined} now={now()} approvedFrom={approvedFrom} />);
   });
   app.get("/app/fragments/ops", async (c) => fragment(c, <OpsPanel d={await gatherOps(memory, now())} />));
   app.get("/app/fragments/register", async (c) => {

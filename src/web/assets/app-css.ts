@@ -28,6 +28,7 @@ h2{font-size:1.15rem;margin:.2rem 0}
 .status{min-height:1.5rem;margin:.5rem 0;padding:0}
 .status.ok{color:var(--ok)}
 .status.err,.error{color:var(--bad)}
+p.warn{color:var(--warn);font-weight:600}
 .card{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:.8rem 1rem;margin:.8rem 0}
 .card[aria-current=true]{border-color:var(--accent);box-shadow:0 0 0 2px var(--accent)}
 .meta{display:flex;flex-wrap:wrap;gap:.2rem 1rem;list-style:none;margin:.2rem 0;padding:0;font-size:.9rem;color:var(--muted)}
