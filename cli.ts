@@ -21,6 +21,7 @@ import { type UmpCliOptions, umpExport, umpImport, umpKeygen, umpRevoke, umpToke
 import { reconcileVault } from "./src/files/vault-reconcile.ts";
 import { runMcpStdio } from "./src/mcp/stdio.ts";
 import { parcelExportCommand, parcelImportCommand, parcelLedgerCommand } from "./src/cli/parcel-commands.ts";
+import { reviewCommand } from "./src/cli/review-commands.ts";
 import { operatorActor } from "./src/ump/actor.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -100,6 +101,20 @@ cli.command("resolve [id]", "Propose supersedes/contradicts links and list those
 
 cli.command("undo-resolve <id>", "Reverse an approved consolidation link (or dismiss a proposed one)").option("--json", "Print JSON")
   .action((id: string, o: { json?: boolean }) => withMemory((m) => undoResolveCommand(m, linkId(id), o.json)));
+
+// --- review (issue 19): the same service as /proposals and the web client ---
+const positiveId = (raw: unknown, what: string): number => {
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < 1) throw new ConfigError(`${what} must be a positive integer, got '${String(raw)}'`);
+  return n;
+};
+cli.command("review <action> [id]", "Review proposals: list [--status s] | show <id> | approve <id> --digest <d> [--supersedes n] | reject <id>")
+  .option("--status <status>", "list: pending (default), approved or rejected").option("--digest <digest>", "approve: the content_digest list/show printed")
+  .option("--supersedes <id>", "approve: the memory this one replaces").option("--json", "Print JSON")
+  .action((action: string, id: string | undefined, o: { status?: string; digest?: string; supersedes?: string; json?: boolean }) =>
+    withMemory((m) => reviewCommand(m, action, id === undefined ? undefined : positiveId(id, "proposal id"), {
+      status: o.status, digest: o.digest === undefined ? undefined : String(o.digest), supersedes: o.supersedes === undefined ? undefined : positiveId(o.supersedes, "supersedes"), json: o.json,
+    })));
 
 cli.command("check-consistency", "Verify the audit chain and the store's invariants; exits 1 when any fails").option("--json", "Print JSON")
   .action((o: { json?: boolean }) => withMemory((m) => checkConsistencyCommand(m, o.json)));

@@ -6,12 +6,13 @@ import { fileURLToPath } from "node:url";
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const stamp = join(root, "dist", ".built");
 
-function newestSource(dir) {
+// Exported for test/runtime/fresh-build.test.ts.
+export function newestSource(dir) {
   let newest = 0;
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
     if (e.isDirectory()) newest = Math.max(newest, newestSource(p));
-    else if (e.name.endsWith(".ts")) newest = Math.max(newest, statSync(p).mtimeMs);
+    else if (e.name.endsWith(".ts") || e.name.endsWith(".tsx")) newest = Math.max(newest, statSync(p).mtimeMs);
   }
   return newest;
 }

@@ -32,6 +32,7 @@ import { umpRoutes } from "./routes/ump.ts";
 import { umpFileRoutes } from "./routes/ump-files.ts";
 import { parcelRoutes } from "./routes/parcels.ts";
 import { domainSnapshotRoutes } from "./routes/domain-snapshots.ts";
+import { webRoutes } from "../web/routes.tsx";
 
 export type { AppOptions } from "./options.ts";
 export type { AppType } from "./app-type.ts";
@@ -81,6 +82,8 @@ export function createApp(memory: Memory, _opts: AppOptions = {}): AppType {
   // parcel and domain-snapshot routes (issue 14)
   parcelRoutes(app, memory);
   domainSnapshotRoutes(app, memory);
+  // the operator web client at /app (issue 19, src/web/)
+  webRoutes(app, memory);
 
   app.notFound((c) => c.json({ error: { code: "not_found", message: "not found" } }, 404));
   app.onError((err, c) => renderError(err, c, memory));

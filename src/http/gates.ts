@@ -18,6 +18,27 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   "GET /.well-known/ump.json",
 ]);
 
+/**
+ * The operator web client's page shells and assets (SPEC §4.3, §4.8 `/app`):
+ * public like the three routes above because a browser navigation cannot
+ * carry a bearer; they hold no data. Every panel's data comes from the
+ * gated `/app/fragments/*` rows below, fetched by the page with the bearer.
+ */
+export const PUBLIC_PAGES: ReadonlySet<string> = new Set([
+  "GET /app",
+  "GET /app/quarantine",
+  "GET /app/ops",
+  "GET /app/register",
+  "GET /app/recall",
+  "GET /app/assets/app.css",
+  "GET /app/assets/app.js",
+]);
+
+/** True when `key` needs no credential (a public route or a web-client shell). */
+export function isPublicKey(key: string): boolean {
+  return PUBLIC_ROUTES.has(key) || PUBLIC_PAGES.has(key);
+}
+
 const read: Gate = { level: "read" };
 const write: Gate = { level: "write" };
 const adminGlobal: Gate = { level: "admin", on: "global" };
@@ -32,7 +53,14 @@ const umpWrite: Gate = { level: "write", capability: "write" };
 export const GATES: Readonly<Record<string, Gate>> = Object.freeze({
   // --- core and operations (SPEC §4.8, §9) ---
   "GET /": read,
-  "GET /app": read,
+  // The web client's data (src/web/): each fragment carries the gate of the API route it mirrors.
+  "GET /app/fragments/review": read,
+  "GET /app/fragments/review/:id": read,
+  "GET /app/fragments/suggest/:id": read,
+  "GET /app/fragments/quarantine": adminGlobal,
+  "GET /app/fragments/ops": adminGlobal,
+  "GET /app/fragments/register": read,
+  "GET /app/fragments/recall": read,
   "GET /version": read,
   "GET /ready": read,
   "GET /stats": read,

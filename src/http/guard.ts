@@ -20,7 +20,7 @@ import { clientIdentity } from "../limits/client-identity.ts";
 import type { Memory } from "../memory.ts";
 import { verifyWebhook } from "../outbound/webhook-signature.ts";
 import { endpointOf, paramsOf } from "./endpoint.ts";
-import { GATES, gateKey, PUBLIC_ROUTES } from "./gates.ts";
+import { GATES, gateKey, isPublicKey } from "./gates.ts";
 import { checkBodyType, checkHostAndOrigin, hasBody } from "./browser-posture.ts";
 import { limitBody } from "./too-large.ts";
 import { mediaTypeOf } from "./media-types.ts";
@@ -151,7 +151,7 @@ function authorize(memory: Memory): MiddlewareHandler {
     const ep = endpointOf(c);
     if (!ep) return next(); // SPEC §5: unmatched paths keep probe-blind 404s
     const key = gateKey(ep.method, ep.pattern);
-    if (PUBLIC_ROUTES.has(key)) return next();
+    if (isPublicKey(key)) return next();
     const gate = GATES[key];
 
     if (gate?.level === "signed-webhook") {

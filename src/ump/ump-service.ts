@@ -34,6 +34,7 @@ import { umpObject } from "./_fields.ts";
 import { promoteRecord } from "./promote-record.ts";
 import type { Exec } from "../store/db.ts";
 import type { ProposalRow } from "../store/proposals.ts";
+import { buildRegister, type Register } from "./register.ts";
 
 /** Every UMP operation. */
 export interface UmpService {
@@ -73,6 +74,8 @@ export interface UmpService {
   sweepRetention(): Promise<string[]>;
   /** The review service's promotion hook: an approved UMP proposal stores the record under the id its door handed out. */
   promoted(tx: Exec, p: ProposalRow, chunkId: number): Promise<(() => Promise<void>) | void>;
+  /** The read-only Agent Memory Register (web client, SPEC §4.3): lineages by owner and kind, integrity checked. */
+  register(actor: UmpActor, o?: { limit?: number }): Promise<Register>;
 }
 
 /** Builds the service over its dependencies (loads the metadata index). */
@@ -154,5 +157,6 @@ export async function createUmpService(base: Omit<UmpDeps, "index" | "events" | 
     },
     sweepRetention: () => sweepRetention(d),
     promoted: (tx, p, chunkId) => promoteRecord(d, tx, p, chunkId),
+    register: async (a, o = {}) => (await swept(), buildRegister(d, a, { limit: Math.max(1, Math.min(2000, o.limit ?? 500)) })),
   };
 }

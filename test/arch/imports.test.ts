@@ -10,7 +10,7 @@ function walk(dir: string): string[] {
   for (const e of readdirSync(dir)) {
     const p = join(dir, e);
     if (statSync(p).isDirectory()) out.push(...walk(p));
-    else if (p.endsWith(".ts")) out.push(p);
+    else if (p.endsWith(".ts") || p.endsWith(".tsx")) out.push(p);
   }
   return out;
 }
@@ -57,14 +57,14 @@ describe("architecture", () => {
   it("relative imports carry .ts", () => {
     const bad: string[] = [];
     for (const f of [...srcFiles, join(root, "cli.ts"), join(root, "mod.ts")]) {
-      for (const s of imports(f)) if (s.startsWith(".") && !s.endsWith(".ts") && !s.endsWith(".json")) bad.push(`${rel(f)} -> ${s}`);
+      for (const s of imports(f)) if (s.startsWith(".") && !s.endsWith(".ts") && !s.endsWith(".tsx") && !s.endsWith(".json")) bad.push(`${rel(f)} -> ${s}`);
     }
     expect(bad).toEqual([]);
   });
 
-  it("src/http never imports src/store directly (bindings go through the composition root)", () => {
+  it("src/http and src/web never import src/store directly (bindings go through the composition root)", () => {
     const bad: string[] = [];
-    for (const f of srcFiles.filter((f) => rel(f).startsWith("src/http/"))) {
+    for (const f of srcFiles.filter((f) => rel(f).startsWith("src/http/") || rel(f).startsWith("src/web/"))) {
       for (const s of imports(f)) {
         if (!s.startsWith(".")) continue;
         if (rel(resolve(dirname(f), s)).startsWith("src/store/")) bad.push(`${rel(f)} -> ${s}`);
@@ -92,7 +92,7 @@ describe("architecture", () => {
   });
 
   it("domain folders never import a binding, and src/ has no import cycle", () => {
-    const bindings = ["src/http/", "src/mcp/", "src/cli/", "src/server.ts"];
+    const bindings = ["src/http/", "src/mcp/", "src/cli/", "src/web/", "src/server.ts"];
     const graph = new Map<string, string[]>();
     const bad: string[] = [];
     for (const f of srcFiles) {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { hashSubject } from "../../src/authz/subject-hash.ts";
 import { isEndpointRoute } from "../../src/http/endpoint.ts";
-import { GATES, gateKey, PUBLIC_ROUTES } from "../../src/http/gates.ts";
+import { GATES, gateKey, PUBLIC_PAGES, PUBLIC_ROUTES } from "../../src/http/gates.ts";
 import { principalOf } from "../../src/http/principal.ts";
 import { mintToken } from "../../src/ump/capability-token.ts";
 import { didFromSeed, generateSeed } from "../../src/ump/did-key.ts";
@@ -35,8 +35,14 @@ describe("the gate table (SPEC §5 item 3)", () => {
   it("has a row for every registered route except the three public ones", async () => {
     t = await openTestMemory();
     const routes = t.app.routes.filter(isEndpointRoute).map((r) => gateKey(r.method, r.path));
-    const ungated = [...new Set(routes)].filter((k) => !PUBLIC_ROUTES.has(k) && !(k in GATES));
+    const ungated = [...new Set(routes)].filter((k) => !PUBLIC_ROUTES.has(k) && !PUBLIC_PAGES.has(k) && !(k in GATES));
     expect(ungated).toEqual([]);
+    // The web client's public shells are GETs under /app that hold no data (their data routes are gated).
+    for (const k of PUBLIC_PAGES) {
+      expect(k).toMatch(/^GET \/app(\/|$)/);
+      expect(k.startsWith("GET /app/fragments")).toBe(false);
+      expect(k in GATES).toBe(false);
+    }
     expect([...PUBLIC_ROUTES].sort()).toEqual(["GET /.well-known/ump.json", "GET /health", "GET /ump/capabilities"]);
     for (const k of PUBLIC_ROUTES) expect(k in GATES).toBe(false);
   });

@@ -32,6 +32,11 @@ try {
   } else {
     await recall.body?.cancel();
   }
+  // The operator web client (issue 19): the JSX shell and a gated fragment render under Deno too.
+  const shell = await (await fetch(`${base}/app`)).text();
+  check("web client shell renders", shell.startsWith("<!doctype html>") && shell.includes('data-src="/app/fragments/review"'));
+  const ops = await fetch(`${base}/app/fragments/ops`);
+  check("web client fragment renders", ops.status === 200 && (await ops.text()).includes("Audit chain verified"));
 } finally {
   await booted.close();
   await Deno.remove(dir, { recursive: true });

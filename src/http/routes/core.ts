@@ -23,11 +23,6 @@ const health = createRoute({
   summary: "Liveness, {status, version}; deprecated-set header per SPEC §9.4",
   responses: { 200: json(Health, "{status: ok, version}"), 503: json(Health, "{status: error, version, error}"), ...RATE_LIMITED },
 });
-const appPage = createRoute({
-  method: "get", path: "/app", operationId: "getOperatorPage", tags: ["core"], security: BEARER,
-  summary: "Operator page, static HTML without scripts linking the read surfaces (this project's shape)", ...choice,
-  responses: { 200: { description: "text/html page", content: { "text/html": { schema: z.string() } } }, ...errorResponses(401, 403) },
-});
 const version = createRoute({
   method: "get", path: "/version", operationId: "getVersion", tags: ["core"], security: BEARER, summary: "Server version (this project's shape {version, api})", ...choice,
   responses: { 200: json(Version, "{version, api}"), ...errorResponses(401, 403) },
@@ -64,8 +59,7 @@ export function coreRoutes(app: Hono, memory: Memory, openapiYaml: () => string)
       const h = await memory.health();
       return h.status === "ok" ? c.json(h, 200) : c.json(h, 503);
     })
-    // SPEC §4.8 names `/app` without a shape: a static, script-free operator page linking the read surfaces.
-    .openapi(appPage, (c) => c.html(APP_PAGE, 200))
+    // SPEC §4.3, §4.8 `/app`: the operator web client is registered by src/web/routes.tsx.
     .openapi(version, (c) => c.json({ version: VERSION, api: API_LABEL }, 200))
     .openapi(ready, async (c) => {
       const rd = await memory.ready();
@@ -77,18 +71,3 @@ export function coreRoutes(app: Hono, memory: Memory, openapiYaml: () => string)
   app.route("/", r);
   return r;
 }
-
-const APP_PAGE = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Cairn ${VERSION}</title></head>
-<body>
-<h1>Cairn ${VERSION}</h1>
-<p>Local-first, governed memory and decision store (${API_LABEL}).</p>
-<ul>
-<li><a href="/health/db">/health/db</a>: capacity, durability and posture</li>
-<li><a href="/stats">/stats</a>: counts</li>
-<li><a href="/domains">/domains</a>: domains with entry counts</li>
-<li><a href="/audit/verify">/audit/verify</a>: audit chain check</li>
-<li><a href="/openapi.yaml">/openapi.yaml</a>: every route</li>
-</ul>
-</body></html>
-`;

@@ -13,7 +13,7 @@ import { MemoryError } from "../../core/errors.ts";
 import type { Memory } from "../../memory.ts";
 import { apiRouter, BEARER, createRoute, errorResponses, z } from "../api-router.ts";
 import { isEndpointRoute } from "../endpoint.ts";
-import { GATES, gateKey, PUBLIC_ROUTES } from "../gates.ts";
+import { GATES, gateKey, isPublicKey } from "../gates.ts";
 import { principalOf } from "../principal.ts";
 import { AnyObject, json, q } from "../shapes.ts";
 
@@ -60,7 +60,7 @@ export function opsRoutes(app: Hono, memory: Memory) {
       const registered = app.routes.some((rt) => isEndpointRoute(rt) && gateKey(rt.method, rt.path) === key);
       const notFound = () => new MemoryError("not_found", "not found");
       if (!registered) throw notFound();
-      if (PUBLIC_ROUTES.has(key)) return c.json({ route: pattern, method, verdict: "Allow" as const, reason: "public_route", gate: "public" }, 200);
+      if (isPublicKey(key)) return c.json({ route: pattern, method, verdict: "Allow" as const, reason: "public_route", gate: "public" }, 200);
       const gate = GATES[key];
       if (!gate) throw notFound();
       const principal = principalOf(c)!;
