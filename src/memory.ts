@@ -44,6 +44,9 @@ import type { CrossScorer, TemporalFilter } from "./recall/ports.ts";
 import { composeTemporalFilters } from "./recall/compose-temporal.ts";
 import { createUmpService, type UmpService } from "./ump/ump-service.ts";
 import { createSourceService, type SourceService } from "./sources/source-service.ts";
+// --- workflow (issue 16) ---
+import { loadBridgeDigests } from "./workflow/bridge-config.ts";
+import { createWorkflowService, type WorkflowService } from "./workflow/workflow-service.ts";
 
 /** What the runtime provides (STYLE rule 5: runtime code stays in src/runtime/). */
 export interface MemoryPorts {
@@ -123,6 +126,8 @@ export interface Memory {
   readonly ump: UmpService;
   /** File sources of the vault binding and the orphan sweep (SPEC §4.4 `/sources/reconcile`). */
   readonly sources: SourceService;
+  /** Case governance: governed runs, case envelopes, channels and the drain (SPEC §2.11, §4.11, §6; src/workflow/README.md). */
+  readonly workflow: WorkflowService;
   /** Registers an index kept in step with writes. */
   addIndexHooks(h: IndexHooks): void;
   /** Registers an in-transaction hook (audit rows). */
@@ -134,6 +139,7 @@ export interface Memory {
 export async function openMemory(config: Config, ports: MemoryPorts): Promise<Memory> {
   // Secret files are read (and their modes checked) before anything opens: a bad one refuses boot (issue 8).
   const secrets = await loadSecrets(config, ports.readSecretFile);
+  const bridgeDigests = await loadBridgeDigests(config.workflow.bridgeConfigFiles, ports.readSecretFile);
   const db = await openStore(config.dbUrl ? { url: config.dbUrl, authToken: config.dbAuthToken } : { path: config.dbPath });
   const clock = ports.clock ?? (() => new Date());
   if (ports.embedder) await ensureVectorTable(db.client, ports.embedder.id, ports.embedder.dim);
@@ -228,9 +234,21 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     db, write, clock, audit, ingestMarkdown: (body, opts) => ingestMarkdown(write, body, { ...opts, graph: markdownGraph }),
   });
   // --- end ump ---
+  // --- workflow (issue 16): approvals of its review doors run its hooks; recall hits feed the solve signal ---
+  const workflow = createWorkflowService({
+    db, audit, clock, policy: config.injectionPolicy, reaskWindowDays: config.workflow.reaskWindowDays, bridgeDigests,
+  }, review);
+  const recallAndSignal = async (body: unknown, opts?: RecallCallOptions) => {
+    const out = await recallEngine.recall(body, opts);
+    const hits = (out as { hits?: { id?: unknown }[] }).hits ?? [];
+    const ids = hits.map((h) => h.id).filter((x): x is number => typeof x === "number");
+    if (ids.length > 0) await workflow.noteLookups(ids).catch((e) => log("warn", "solve signal not recorded", { error: String(e) }));
+    return out;
+  };
+  // --- end workflow ---
   let closed = false;
   return {
-    config, db, write, domains, audit, ump, sources,
+    config, db, write, domains, audit, ump, sources, workflow,
     ingest: (body) => ingestStructured(write, body),
     ingestBatch: (body) => ingestBatch(write, body),
     ingestMarkdown: (body, opts) => ingestMarkdown(write, body, { ...opts, graph: markdownGraph }),
@@ -240,7 +258,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     quarantine: createQuarantineService(write),
     graph,
     recallEngine,
-    recall: (body, opts) => recallEngine.recall(body, opts),
+    recall: recallAndSignal,
     deleteMemory: (rawId) => deleteMemory(write, parseChunkId(rawId)),
     review, consolidate, erasure,
     checkConsistency: () => checkConsistency(db.client),

@@ -18,6 +18,7 @@ import type { ReadCanonical } from "./read-canonical.ts";
 import { rejectProposal, type RejectResult } from "./reject-proposal.ts";
 import { proposalView, type ProposalView } from "./review-view.ts";
 import { routeWrite, type PostureDoor } from "./route-write.ts";
+import type { DecisionHook } from "./decision-hooks.ts";
 
 /** Review operations. */
 export interface ReviewService {
@@ -34,13 +35,15 @@ export interface ReviewService {
   get(id: number, o?: { piiRead?: boolean }): Promise<ProposalView>;
   approve(id: number, o: { digest?: string; supersedes?: number }): Promise<ApproveResult>;
   reject(id: number): Promise<RejectResult>;
+  /** Registers what deciding a proposal filed through `door` does instead of promoting it (src/review/decision-hooks.ts). */
+  onDecision(door: string, hook: DecisionHook): void;
 }
 
 const STATUSES: readonly string[] = ["pending", "approved", "rejected"];
 
 /** Builds the review service. */
 export function createReviewService(o: { ctx: WriteContext; audit: AuditService; pipeline: ReadCanonical; posture: WritePosture }): ReviewService {
-  const deps = { ctx: o.ctx, audit: o.audit, pipeline: o.pipeline };
+  const deps = { ctx: o.ctx, audit: o.audit, pipeline: o.pipeline, hooks: new Map<string, DecisionHook>() };
   const file = (input: ProposalInput) => fileProposal(deps, input);
   return {
     posture: o.posture,
@@ -62,5 +65,6 @@ export function createReviewService(o: { ctx: WriteContext; audit: AuditService;
     },
     approve: (id, a) => approveProposal(deps, id, a),
     reject: (id) => rejectProposal(deps, id),
+    onDecision: (door, hook) => void deps.hooks.set(door, hook),
   };
 }

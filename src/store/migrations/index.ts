@@ -9,6 +9,7 @@ import { m004Graph } from "./m004-graph.ts";
 import { m005Audit } from "./m005-audit.ts";
 import { m006Ump } from "./m006-ump.ts";
 import { m008Governance } from "./m008-governance.ts";
+import { m030Workflow } from "./m030-workflow.ts";
 
 /** All migrations, applied in version order (merges may list them out of order). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -23,6 +24,8 @@ export const MIGRATIONS: readonly Migration[] = [
   // ump (issue 7) migrations go here
   m006Ump,
   // auth (issue 8) migrations go here
+  // workflow (issue 16)
+  m030Workflow,
 ].sort((a, b) => a.version - b.version);
 
 /** The schema version and stamp this server knows. */
