@@ -25,6 +25,8 @@ import { gateKey } from "./gates.ts";
 import { opsRoutes } from "./routes/ops.ts";
 import { umpRoutes } from "./routes/ump.ts";
 import { umpFileRoutes } from "./routes/ump-files.ts";
+import { workflowRoutes } from "./routes/workflow.ts";
+import { channelRoutes } from "./routes/channels.ts";
 
 export type { AppOptions } from "./options.ts";
 
@@ -61,6 +63,9 @@ export function createApp(memory: Memory, opts: AppOptions): Hono {
   umpFileRoutes(app, memory);
   // auth and ops routes (issue 8) register here
   opsRoutes(app, memory);
+  // workflow, case and channel routes (issue 16)
+  workflowRoutes(app, memory);
+  channelRoutes(app, memory);
 
   app.notFound((c) => c.json({ error: { code: "not_found", message: "not found" } }, 404));
   app.onError((err, c) => {
