@@ -113,6 +113,10 @@ describe("channel/out through the review gate and the drain", () => {
     expect((await m.req("POST", "/webhooks/channel/signal/drain", body, h)).status).toBe(200);
     const ib = env("x", "ex");
     expect((await m.req("POST", "/webhooks/channel/signal", ib, { ...(await signed(ib, { id: "msg_cross" })) })).status).toBe(409);
+    // An empty body is a drain with the default limit.
+    const empty = await m.req("POST", "/webhooks/channel/signal/drain", "", await signed(""));
+    expect(empty.status).toBe(200);
+    expect(await empty.json()).toEqual({ kind: "signal", envelopes: [] });
     // Bad limit is a 400.
     const lb = JSON.stringify({ limit: 0 });
     expect((await m.req("POST", "/webhooks/channel/signal/drain", lb, await signed(lb))).status).toBe(400);

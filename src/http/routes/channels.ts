@@ -27,7 +27,9 @@ const inbound = createRoute({
 const drain = createRoute({
   method: "post", path: "/webhooks/channel/{kind}/drain", operationId: "channelDrain", summary: "Claim approved channel/out envelopes (marks them delivered)", tags: ["channels"], security: WEBHOOK,
   "x-cairn-choice": "body {limit?: 1..100, default 20} → {kind, envelopes: [{id, run_id, conversation_ref, text, approved_at, delivered_at}], redelivered?: true when the same webhook-id is retried}",
-  request: { params: KindParam, body: { required: false, content: { "application/json": { schema: z.object({ limit: z.unknown().optional().openapi({ type: "integer", minimum: 1, maximum: 100 }) }) } } } },
+  // The body ({limit?}) is read by the handler, not a validator: an empty body (what a bare crank sends) is a valid drain.
+  description: "Body (optional, JSON): `{limit?: 1..100}` (default 20). An empty body drains with the default limit.",
+  request: { params: KindParam },
   responses: {
     200: json(z.object({ kind: z.string(), envelopes: z.array(z.looseObject({ id: z.number().int(), run_id: z.number().int(), conversation_ref: z.string(), text: z.string() })), redelivered: z.literal(true).optional() }), "Claimed"),
     ...errorResponses(400, 401, 403, 404, 409),
