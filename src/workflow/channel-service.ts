@@ -10,6 +10,7 @@
  */
 import { MemoryError } from "../core/errors.ts";
 import { screenWrite } from "../ingest/screen-write.ts";
+import { sanitizeForRead } from "../hygiene/sanitize-for-read.ts";
 import type { DecisionHook } from "../review/decision-hooks.ts";
 import type { Exec } from "../store/db.ts";
 import {
@@ -157,7 +158,9 @@ export async function drain(d: WorkflowDeps, kind: string, body: unknown, o: { w
 }
 
 function view(r: ChannelOutRow): DrainedEnvelope {
-  const v: DrainedEnvelope = { id: r.id, run_id: r.runId, conversation_ref: r.conversationRef, text: r.text };
+  // The channel receives the read-canonical form: exactly the bytes the reviewer approved (SPEC §1: reference
+  // definitions and hostile markup are stripped before content reaches a channel; no redaction of the reply itself).
+  const v: DrainedEnvelope = { id: r.id, run_id: r.runId, conversation_ref: r.conversationRef, text: sanitizeForRead(r.text, { piiRead: true }) };
   if (r.approvedAt) v.approved_at = r.approvedAt;
   if (r.deliveredAt) v.delivered_at = r.deliveredAt;
   return v;

@@ -7,6 +7,7 @@
  */
 import { MemoryError } from "../core/errors.ts";
 import { screenWrite } from "../ingest/screen-write.ts";
+import { sanitizeForRead } from "../hygiene/sanitize-for-read.ts";
 import { insertStatusRef, listStatusRefs, outOfRun, runOfStatusRef } from "../store/workflow-channels.ts";
 import {
   addSolveLookups, caseRefsOfChunks, dueRuns, getRun, getRunByCaseRef, insertRun, listRunEvents, updateRun, type RunRow,
@@ -55,13 +56,18 @@ function parseChannel(v: unknown): { kind: string; conversation_ref: string } {
 
 const chan = (c?: { kind: string; conversation_ref: string }) => (c ? { channelKind: c.kind, conversationRef: c.conversation_ref } : {});
 
+/** A payload as emitted: its `text` passes the SPEC §1 read seam (PII redacted unless the reader holds `pii:read`). */
+export function readPayload(p: Record<string, unknown>, piiRead: boolean): Record<string, unknown> {
+  return typeof p.text === "string" ? { ...p, text: sanitizeForRead(p.text, { piiRead }) } : p;
+}
+
 /** A run with its signals and events. */
-export async function readRun(d: WorkflowDeps, id: number): Promise<RunView & { events: Record<string, unknown>[] }> {
+export async function readRun(d: WorkflowDeps, id: number, o: { piiRead?: boolean } = {}): Promise<RunView & { events: Record<string, unknown>[] }> {
   const run = await requireRun(d.db.client, id);
   const events = await listRunEvents(d.db.client, id);
   return {
     ...runView(run, events),
-    events: events.map((e) => ({ id: e.id, type: e.type, payload: e.payload, audit_id: e.auditId, created_at: e.createdAt })),
+    events: events.map((e) => ({ id: e.id, type: e.type, payload: readPayload(e.payload, o.piiRead === true), audit_id: e.auditId, created_at: e.createdAt })),
   };
 }
 

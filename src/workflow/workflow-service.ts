@@ -14,7 +14,7 @@ import type { RunView, WorkflowDeps } from "./deps.ts";
 import type { PostedEvent } from "./emit-event.ts";
 import { mountPlugin } from "./plugin-mount.ts";
 import { MERGE_DOOR, reaskHook } from "./reask.ts";
-import { addNote, mintStatusRef, noteLookups, openRun, readRun, statusDocumentOf, statusDocuments, sweepDue } from "./run-service.ts";
+import { addNote, mintStatusRef, noteLookups, openRun, readPayload, readRun, statusDocumentOf, statusDocuments, sweepDue } from "./run-service.ts";
 import type { StatusDocument } from "./status-document.ts";
 
 /** Who is acting (an audit actor label; never raw personal data). */
@@ -26,8 +26,8 @@ export interface Acting {
 export interface WorkflowService {
   /** `POST /workflow/runs`: open or reuse the run of `state_json.case_ref`. */
   openRun(body: unknown, o?: Acting): Promise<{ run: RunView; reused: boolean }>;
-  /** A run with its signals and events. */
-  getRun(id: number): Promise<RunView & { events: Record<string, unknown>[] }>;
+  /** A run with its signals and events; event texts pass the read seam (redacted unless `piiRead`). */
+  getRun(id: number, o?: { piiRead?: boolean }): Promise<RunView & { events: Record<string, unknown>[] }>;
   /** Applies a CrmCase envelope (connector sync or operator); `origin` e.g. `connector:zendesk` or `operator`. */
   applyCase(envelope: unknown, o: { origin: string } & Acting): Promise<CaseApplied>;
   /** `POST /workflow/runs/{id}/complaint/lifecycle`. */
@@ -53,7 +53,7 @@ export interface WorkflowService {
   /** Recall served these chunk ids: feeds the solve signal of the cases they came from. */
   noteLookups(chunkIds: readonly number[]): Promise<number>;
   /** The outbox, in order (for consumers of the governed case events). */
-  events(o: { after?: number; limit?: number }): Promise<{ id: number; run_id: number | null; type: string; payload: Record<string, unknown>; audit_id: number; created_at: string }[]>;
+  events(o: { after?: number; limit?: number; piiRead?: boolean }): Promise<{ id: number; run_id: number | null; type: string; payload: Record<string, unknown>; audit_id: number; created_at: string }[]>;
 }
 
 /** Builds the service and registers its review-gate doors. */
@@ -62,7 +62,7 @@ export function createWorkflowService(d: WorkflowDeps, review: ReviewService): W
   review.onDecision(MERGE_DOOR, reaskHook(d.audit));
   return {
     openRun: (body, o) => openRun(d, body, o),
-    getRun: (id) => readRun(d, id),
+    getRun: (id, o) => readRun(d, id, o),
     applyCase: (env, o) => applyCase(d, env, o),
     lifecycle: (id, body, o) => complaintLifecycle(d, id, body, o),
     note: (id, text, o) => addNote(d, id, text, o),
@@ -79,9 +79,9 @@ export function createWorkflowService(d: WorkflowDeps, review: ReviewService): W
       return out;
     },
     noteLookups: (ids) => noteLookups(d, ids),
-    async events({ after = 0, limit = 100 }) {
+    async events({ after = 0, limit = 100, piiRead = false }) {
       const rows = await listEvents(d.db.client, after, Math.max(1, Math.min(1000, limit)));
-      return rows.map((e) => ({ id: e.id, run_id: e.runId, type: e.type, payload: e.payload, audit_id: e.auditId, created_at: e.createdAt }));
+      return rows.map((e) => ({ id: e.id, run_id: e.runId, type: e.type, payload: readPayload(e.payload, piiRead), audit_id: e.auditId, created_at: e.createdAt }));
     },
   };
 }

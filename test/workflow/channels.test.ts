@@ -123,6 +123,28 @@ describe("channel/out through the review gate and the drain", () => {
   });
 });
 
+describe("the read seam on workflow output (SPEC §1 Trust rules)", () => {
+  it("redacts PII in event texts unless the reader holds pii:read, and hands the channel the reviewed read-canonical reply", async () => {
+    const m = await open();
+    const run = (await m.memory.workflow.applyCase(crmCase("7"), { origin: "operator" })).run.id;
+    await m.memory.workflow.openRun({ state_json: { case_ref: "crm:zendesk:acme:7", origin: "operator", channel: { kind: "signal", conversation_ref: "u:c7" } } });
+    const b = env("Please mail me at jane.doe@example.com", "e7", "u:c7");
+    expect((await m.req("POST", "/webhooks/channel/signal", b, await signed(b))).status).toBe(200);
+    const seen = (v: { events: { type: string; payload: { text?: string } }[] }) => v.events.find((e) => e.type === "channel/in")!.payload.text;
+    expect(seen(await (await m.req("GET", `/workflow/runs/${run}`, undefined, op)).json())).toBe("Please mail me at [redacted:email]");
+    expect(seen(await (await m.req("GET", `/workflow/runs/${run}`, undefined, as(["workflow-operator", "pii-reader"]))).json())).toBe("Please mail me at jane.doe@example.com");
+    const all = (await (await m.req("GET", "/workflow/events", undefined, op)).json()).events;
+    expect(JSON.stringify(all)).not.toContain("jane.doe@example.com");
+    // A reference-style definition never reaches the channel; the reviewer approved the same canonical bytes.
+    const draft = await (await m.req("POST", `/workflow/runs/${run}/channel-out`, { text: "See the guide [1].\n\n[1]: https://tracker.example/pixel" }, op)).json();
+    const p = await m.memory.review.get(draft.proposal_id);
+    expect(p.content).not.toContain("tracker.example");
+    expect((await m.req("POST", `/proposals/${p.id}/approve?digest=${p.content_digest}`, undefined, admin)).status).toBe(200);
+    const d = await (await m.req("POST", "/webhooks/channel/signal/drain", "{}", await signed("{}"))).json();
+    expect(d.envelopes[0].text).toBe(p.content);
+  });
+});
+
 describe("plugin mount", () => {
   it("records a mount whose evidence matches the shared bridge config, refuses a mismatch with 409, and 404s an unconfigured kind", async () => {
     const m = await open();

@@ -12,7 +12,7 @@ import { hashSubject } from "../../authz/subject-hash.ts";
 import type { Memory } from "../../memory.ts";
 import { parseRunId } from "../../workflow/deps.ts";
 import { apiRouter, BEARER, createRoute, errorResponses, z } from "../api-router.ts";
-import { principalOf } from "../principal.ts";
+import { piiReadOf, principalOf } from "../principal.ts";
 
 const Json = z.record(z.string(), z.unknown());
 const RunView = z.looseObject({
@@ -102,7 +102,7 @@ export function workflowRoutes(app: Hono, memory: Memory): void {
     const out = await w.openRun(c.req.valid("json"), { actor: actorOf(c) });
     return out.reused ? c.json(out, 200) : c.json(out, 201);
   });
-  r.openapi(get, async (c) => c.json(await w.getRun(parseRunId(c.req.valid("param").id)), 200));
+  r.openapi(get, async (c) => c.json(await w.getRun(parseRunId(c.req.valid("param").id), { piiRead: piiReadOf(c) }), 200));
   r.openapi(lifecycle, async (c) => c.json(await w.lifecycle(parseRunId(c.req.valid("param").id), c.req.valid("json"), { actor: actorOf(c) }), 200));
   r.openapi(statusRef, async (c) => c.json(await w.mintStatusRef(parseRunId(c.req.valid("param").id), c.req.valid("json"), { actor: actorOf(c) }), 200));
   r.openapi(reply, async (c) => c.json(await w.draftReply(parseRunId(c.req.valid("param").id), c.req.valid("json"), { actor: actorOf(c) }), 201));
@@ -117,7 +117,7 @@ export function workflowRoutes(app: Hono, memory: Memory): void {
   r.openapi(mount, async (c) => c.json(await w.mountPlugin(c.req.valid("json"), { actor: actorOf(c) }), 201));
   r.openapi(events, async (c) => {
     const q = c.req.valid("query");
-    return c.json({ events: await w.events({ after: q.after, limit: q.limit }) }, 200);
+    return c.json({ events: await w.events({ after: q.after, limit: q.limit, piiRead: piiReadOf(c) }) }, 200);
   });
   app.route("/", r);
 }
