@@ -164,3 +164,9 @@ export async function mergeSuggestionByProposal(ex: Exec, proposalId: number): P
 export async function decideMergeSuggestion(ex: Exec, proposalId: number, status: "approved" | "rejected"): Promise<void> {
   await ex.execute({ sql: "UPDATE case_merge_suggestions SET status = ? WHERE proposal_id = ? AND status = 'pending'", args: [status, proposalId] });
 }
+
+/** True when a merge suggestion was already filed for the run (one re-ask question per case). */
+export async function hasMergeSuggestion(ex: Exec, runId: number): Promise<boolean> {
+  const rs = await ex.execute({ sql: "SELECT 1 FROM case_merge_suggestions WHERE run_id = ? LIMIT 1", args: [runId] });
+  return rs.rows.length > 0;
+}

@@ -48,6 +48,7 @@ export async function applyCase(d: WorkflowDeps, envelope: unknown, o: { origin:
     if (run && run.caseRev === c.updated_rev) return { status: "unchanged", created: false, run: runView(run) } as CaseApplied;
     const out: Partial<CaseApplied> = {};
     if (!run) run = await openFromCase(tx, d, c, o.origin, now, o.actor);
+    const mergedNow = c.status === "merged_away" && run.state !== "merged_away";
     const patch: RunPatch = { caseJson: caseRecord(c), caseRev: c.updated_rev, subjectRef: c.subject_ref, slaClass: slaClassOf(c.priority), updatedAt: now };
     const moved = await moveForCase(tx, d, run, c, patch, now, o.actor);
     if (moved) out.close_gate = moved;
@@ -59,7 +60,7 @@ export async function applyCase(d: WorkflowDeps, envelope: unknown, o: { origin:
         ...(c.merged_into !== undefined ? { merged_into: c.merged_into } : {}), ...(c.reopened ? { reopened: true } : {}) },
     });
     const fresh = (await getRun(tx, run.id))!;
-    if (created || c.status === "merged_away") {
+    if (created || mergedNow) {
       const pid = await suggestMerge(tx, d, fresh, { mergedInto: c.merged_into, now });
       if (pid !== undefined) out.merge_suggestion_proposal_id = pid;
     }

@@ -68,6 +68,7 @@ export async function receiveInbound(d: WorkflowDeps, kind: string, body: unknow
   return await d.db.write(async (tx) => {
     const now = d.clock().toISOString();
     await refuseReplay(tx, o.webhookId, `channel:${kind}`, now);
+    await pruneWebhookReceipts(tx, new Date(Date.parse(now) - 3_600_000).toISOString());
     const seen = await findChannelMessage(tx, kind, externalId);
     if (seen) return { status: "duplicate", kind, message_id: seen.id, ...(seen.runId ? { run_id: seen.runId } : {}), ...(seen.proposalId ? { proposal_id: seen.proposalId } : {}) };
     const verdict = screen.result.verdict;

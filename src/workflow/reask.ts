@@ -9,7 +9,7 @@
 import type { AuditService } from "../audit/audit-service.ts";
 import type { DecisionHook } from "../review/decision-hooks.ts";
 import type { Exec } from "../store/db.ts";
-import { decideMergeSuggestion, insertMergeSuggestion, mergeSuggestionByProposal } from "../store/workflow-channels.ts";
+import { decideMergeSuggestion, hasMergeSuggestion, insertMergeSuggestion, mergeSuggestionByProposal } from "../store/workflow-channels.ts";
 import { getRun, recentClosedBySubject, type RunRow } from "../store/workflow-runs.ts";
 import { emitEvent } from "./emit-event.ts";
 import { fileGovernedProposal } from "./governed-proposal.ts";
@@ -20,7 +20,8 @@ export const MERGE_DOOR = "workflow:case_merge_suggested";
 
 /** Files a suggestion when the run's subject matches a case closed inside the window; returns the proposal id. */
 export async function suggestMerge(tx: Exec, d: WorkflowDeps, run: RunRow, o: { mergedInto?: string; now: string }): Promise<number | undefined> {
-  if (!run.subjectRef) return undefined;
+  // One question per case: a later vendor merge of a case already suggested files nothing more.
+  if (!run.subjectRef || await hasMergeSuggestion(tx, run.id)) return undefined;
   const since = new Date(Date.parse(o.now) - d.reaskWindowDays * 86_400_000).toISOString();
   const prior = await recentClosedBySubject(tx, run.subjectRef, since, run.id);
   if (!prior) return undefined;

@@ -126,6 +126,10 @@ describe("re-asks (SPEC §6)", () => {
     const other = await m.memory.workflow.applyCase(crmCase("12"), { origin: "connector:zendesk" });
     expect((await m.req("POST", `/proposals/${other.merge_suggestion_proposal_id}/reject`, {}, admin)).status).toBe(200);
     expect((await m.memory.workflow.getRun(other.run.id)).events.map((e) => e.type)).not.toContain("case/reask");
+    // One question per case: the vendor merging case 12 later files no second suggestion.
+    const later = await m.memory.workflow.applyCase(crmCase("12", { status: "merged_away", merged_into: "10", updated_rev: "2" }), { origin: "connector:zendesk" });
+    expect(later.run.state).toBe("merged_away");
+    expect(later.merge_suggestion_proposal_id).toBeUndefined();
     // Eight days later the window (7) has passed: no suggestion.
     nowMs += 8 * 86_400_000;
     expect((await m.memory.workflow.applyCase(crmCase("13"), { origin: "connector:zendesk" })).merge_suggestion_proposal_id).toBeUndefined();
