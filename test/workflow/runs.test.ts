@@ -91,8 +91,13 @@ describe("the complaint lifecycle close gate and transitions", () => {
     const merged = await m.memory.workflow.applyCase(crmCase("2", { status: "merged_away", merged_into: "1", updated_rev: "2" }), { origin: "connector:zendesk" });
     expect(merged).toMatchObject({ event: { type: "crm/case/closed" }, run: { state: "merged_away" } });
     for (const a of ["reopened", "closed_solved", "merged_away"]) expect((await life(m, run, a)).status).toBe(409);
+    const before = (await m.memory.workflow.events({})).length;
     const reopen = await m.req("POST", "/workflow/cases", { case: crmCase("2", { status: "open", updated_rev: "3" }) }, op);
     expect(reopen.status).toBe(409);
+    // Nothing half-written: no event, no audit row, the revision is not recorded.
+    expect((await m.memory.workflow.events({})).length).toBe(before);
+    expect((await m.memory.workflow.getRun(run)).case).toMatchObject({ updated_rev: "2" });
+    expect((await m.memory.audit.verify()).ok).toBe(true);
     expect(await reopen.json()).toMatchObject({ error: { code: "illegal_transition", details: { from: "merged_away", to: "open" } } });
     expect((await m.memory.workflow.getRun(run)).state).toBe("merged_away");
   });
