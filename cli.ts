@@ -22,6 +22,7 @@ import { reconcileVault } from "./src/files/vault-reconcile.ts";
 import { runMcpStdio } from "./src/mcp/stdio.ts";
 import { parcelExportCommand, parcelImportCommand, parcelLedgerCommand } from "./src/cli/parcel-commands.ts";
 import { reviewCommand } from "./src/cli/review-commands.ts";
+import { workflowNoteCommand } from "./src/cli/workflow-commands.ts";
 import { operatorActor } from "./src/ump/actor.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -259,6 +260,14 @@ cli.command("mcp", "Run the MCP server over stdio (tools ump.*, resources ump://
     } finally {
       await memory.close();
     }
+  });
+
+// --- workflow (issue 16) ---
+cli.command("workflow <action> <run> <text>", "Case governance: `workflow note <run> <text> [--reask]` adds an audited operator note")
+  .option("--reask", "Also record a re-ask (case/reask)").option("--json", "Print JSON")
+  .action((action: string, run: string, text: string, o: { reask?: boolean; json?: boolean }) => {
+    if (action !== "note") throw new ConfigError(`unknown workflow action '${action}' (only: note)`);
+    return withMemory((m) => workflowNoteCommand(m, String(run), String(text), o));
   });
 
 cli.help();

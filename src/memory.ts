@@ -51,6 +51,9 @@ import { createSourceService, type SourceService } from "./sources/source-servic
 import type { InjectionClassifier } from "./screen-model/classifier.ts";
 import { createParcelService, type ParcelService } from "./parcel/parcel-service.ts";
 import { createDidCache } from "./ump/operator-did.ts";
+// --- workflow (issue 16) ---
+import { loadBridgeDigests } from "./workflow/bridge-config.ts";
+import { createWorkflowService, type WorkflowService } from "./workflow/workflow-service.ts";
 
 /** What the runtime provides (STYLE rule 5: runtime code stays in src/runtime/). */
 export interface MemoryPorts {
@@ -145,6 +148,8 @@ export interface Memory {
   log(level: "warn" | "error", message: string, fields: Record<string, unknown>): void;
   /** Signed parcels, the parcel ledger and domain snapshots (SPEC §2.10, §4.5, §4.10; issue 14). */
   readonly parcels: ParcelService;
+  /** Case governance: governed runs, case envelopes, channels and the drain (SPEC §2.11, §4.11, §6; src/workflow/README.md). */
+  readonly workflow: WorkflowService;
   /** Registers an index kept in step with writes. */
   addIndexHooks(h: IndexHooks): void;
   /** Registers an in-transaction hook (audit rows). */
@@ -157,6 +162,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   // Secret files are read (and their modes checked) before anything opens: a bad one refuses boot (issue 8).
   const secrets = await loadSecrets(config, ports.readSecretFile);
   const db = await openStore(config.dbUrl ? { url: config.dbUrl, authToken: config.dbAuthToken } : { path: config.dbPath, durability: config.durability });
+  const bridgeDigests = await loadBridgeDigests(config.workflow.bridgeConfigFiles, ports.readSecretFile);
   const clock = ports.clock ?? (() => new Date());
   if (ports.embedder) await ensureVectorTable(db.client, ports.embedder.id, ports.embedder.dim);
   const audit = createAuditService(db, clock);
@@ -257,6 +263,18 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   // --- end ump ---
   // --- parcels (issue 14) ---
   const parcels = createParcelService({ db, ctx: write, audit, clock, keys: umpKey, didOf: createDidCache() });
+  // --- workflow (issue 16): approvals of its review doors run its hooks; recall hits feed the solve signal ---
+  const workflow = createWorkflowService({
+    db, audit, clock, policy: config.injectionPolicy, reaskWindowDays: config.workflow.reaskWindowDays, bridgeDigests,
+  }, review);
+  const recallAndSignal = async (body: unknown, opts?: RecallCallOptions) => {
+    const out = await recallEngine.recall(body, opts);
+    const hits = (out as { hits?: { id?: unknown }[] }).hits ?? [];
+    const ids = hits.map((h) => h.id).filter((x): x is number => typeof x === "number");
+    if (ids.length > 0) await workflow.noteLookups(ids).catch((e) => log("warn", "solve signal not recorded", { error: String(e) }));
+    return out;
+  };
+  // --- end workflow ---
   let closed = false;
   let serving: ShutdownStamp | undefined;
   const pid = ports.pid ?? 0;
@@ -264,7 +282,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const shutdownReport = async () => describeShutdown(await readShutdownStamp(db.client), alive);
   healthDeps.sections.push(async () => ({ shutdown: await shutdownReport(), durability_setting: config.durability }));
   return {
-    config, db, write, domains, audit, ump, sources, parcels,
+    config, db, write, domains, audit, ump, sources, parcels, workflow,
     ingest: (body) => ingestStructured(write, body),
     ingestBatch: (body) => ingestBatch(write, body),
     ingestMarkdown: (body, opts) => ingestMarkdown(write, body, { ...opts, graph: markdownGraph }),
@@ -275,7 +293,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     quarantine: createQuarantineService(write),
     graph,
     recallEngine,
-    recall: (body, opts) => recallEngine.recall(body, opts),
+    recall: recallAndSignal,
     deleteMemory: async (rawId) => {
       const r = await deleteMemory(write, parseChunkId(rawId));
       await snapshotGuard.settled();

@@ -44,7 +44,8 @@ export function decide(p: Principal, gate: Gate | undefined, ctx: DecideContext)
     const accepts = (gate.level === "read" || gate.level === "write") && gate.capability !== undefined;
     return accepts ? { verdict: "Defer", reason: "capability_per_operation" } : deny("capability_not_accepted");
   }
-  if (gate.level === "workflow" && p.roles.includes(AGENT_ROLE)) return deny("agent_refused_workflow");
+  // The channel webhooks are workflow surfaces too (SPEC §4.11): an agent presenting a bearer there is refused by name.
+  if ((gate.level === "workflow" || gate.level === "signed-webhook") && p.roles.includes(AGENT_ROLE)) return deny("agent_refused_workflow");
   if (p.roles.length === 0) {
     return ctx.rolelessPosture === "pass" ? { verdict: "Defer", reason: "roleless_pass" } : deny("roleless_denied");
   }

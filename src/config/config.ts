@@ -5,6 +5,7 @@
  */
 import type { AuthConfig, OutboundSettings, RateLimitConfig, WatchdogConfig } from "./security-config.ts";
 import type { InjectionPolicy } from "../hygiene/injection-policy.ts";
+import type { WorkflowConfig } from "./workflow-config.ts";
 
 /** Write posture (SPEC §1). */
 export type WritePosture = "open" | "review";
@@ -76,6 +77,8 @@ export interface Config {
   watchdog: WatchdogConfig;
   /** Opt-in outbound webhooks (SPEC §1 item 10, §6). */
   outbound: OutboundSettings;
+  /** Case governance: re-ask window and channel bridge configs (SPEC §4.11, §6; issue 16). */
+  workflow: WorkflowConfig;
   /** Every raw variable this project knows, for features that parse their own rows. */
   raw: Readonly<Record<string, string | undefined>>;
 }

@@ -33,6 +33,8 @@ import { umpFileRoutes } from "./routes/ump-files.ts";
 import { parcelRoutes } from "./routes/parcels.ts";
 import { domainSnapshotRoutes } from "./routes/domain-snapshots.ts";
 import { webRoutes } from "../web/routes.tsx";
+import { workflowRoutes } from "./routes/workflow.ts";
+import { channelRoutes } from "./routes/channels.ts";
 
 export type { AppOptions } from "./options.ts";
 export type { AppType } from "./app-type.ts";
@@ -84,6 +86,9 @@ export function createApp(memory: Memory, _opts: AppOptions = {}): AppType {
   domainSnapshotRoutes(app, memory);
   // the operator web client at /app (issue 19, src/web/)
   webRoutes(app, memory);
+  // workflow, case and channel routes (issue 16)
+  workflowRoutes(app, memory);
+  channelRoutes(app, memory);
 
   app.notFound((c) => c.json({ error: { code: "not_found", message: "not found" } }, 404));
   app.onError((err, c) => renderError(err, c, memory));

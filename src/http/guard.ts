@@ -156,11 +156,22 @@ function authorize(memory: Memory): MiddlewareHandler {
 
     if (gate?.level === "signed-webhook") {
       // SPEC §5 item 10: the channel edge authenticates by a Standard-Webhooks signature, not a bearer.
+      if (c.req.header("authorization") !== undefined && c.req.header("webhook-signature") === undefined) {
+        // A bearer is no channel credential: a valid one is refused with 403 (the agent role by name, SPEC §5 item 3).
+        const bearer = await s.authenticator.authenticate({ authorization: c.req.header("authorization"), peer: peerOf(c), acceptsCapability: false });
+        if (!bearer.ok) return unauthorized(memory, c, bearer.reason);
+        const verdict = decide(bearer.principal, gate, { params: paramsOf(ep.pattern, c.req.path), rolelessPosture: s.rolelessPosture });
+        const refused = { reason: verdict.verdict === "Deny" ? verdict.reason : "role_missing" as const };
+        await s.recordRefusal({ reason: refused.reason, method: ep.method, route: ep.pattern, principal: bearer.principal })
+          .catch(() => memory.security.metrics.authzRefusal("audit_write_failed"));
+        throw new MemoryError("forbidden", "Not permitted", { reason: refused.reason, gate: describeGate(gate) });
+      }
       const secret = s.channelWebhookSecret;
       const body = await c.req.text();
       const v = secret === undefined ? undefined : await verifyWebhook(secret, c.req.raw.headers, body, { now: new Date() });
       if (!v?.ok) return unauthorized(memory, c, v ? v.reason : "webhook_secret_unset");
       c.set("principal", { subject: "channel-webhook", roles: [], kind: "signed-webhook" });
+      c.set("webhookId", v.id);
       return next();
     }
 

@@ -12,6 +12,8 @@ declare module "hono" {
   interface ContextVariableMap {
     /** Set by the guard on every authenticated request (absent on the three public routes). */
     principal: Principal;
+    /** The verified `webhook-id` of a signed channel webhook (set by the guard; the route records it against replays). */
+    webhookId: string;
   }
 }
 

@@ -23,6 +23,7 @@ import { checkSupersedes } from "./check-supersedes.ts";
 import type { Exec } from "../store/db.ts";
 import { decideProposal, getProposal, type ProposalRow } from "../store/proposals.ts";
 import { contentDigest } from "./content-digest.ts";
+import type { DecisionHooks } from "./decision-hooks.ts";
 import type { ReadCanonical } from "./read-canonical.ts";
 import { carriedOf, withCarriedLabels, writeCarriedEdges } from "../parcel/carried.ts";
 
@@ -40,6 +41,8 @@ export interface ApproveDeps {
   audit: AuditService;
   pipeline: ReadCanonical;
   promotionHooks: PromotionHook[];
+  /** Governed doors whose approval runs a hook instead of promoting (src/review/decision-hooks.ts). */
+  hooks?: DecisionHooks;
 }
 
 /** The promotion result (this project's shape; SPEC §4.3 does not show it). */
@@ -47,8 +50,11 @@ export interface ApproveResult {
   id: number;
   status: "approved";
   promoted_chunk_id: number | null;
-  chunk_status: "created" | "duplicate";
-  chunk_id: number;
+  /** Absent when a governed door's hook ran instead of a promotion (then `effect` is present). */
+  chunk_status?: "created" | "duplicate";
+  chunk_id?: number;
+  /** What a governed door's approval did (e.g. a `channel/out` envelope became drainable). */
+  effect?: Record<string, unknown>;
   supersedes?: number;
   link_id?: number;
   /** The UMP record id the approval stored, when a UMP door filed the proposal (the id its reply handed out). */
@@ -88,6 +94,19 @@ export async function approveProposal(d: ApproveDeps, id: number, o: { digest?: 
   if (o.digest === undefined || o.digest === "") throw new MemoryError("digest_required", "approve requires ?digest=<content_digest>", { field: "digest" });
   const digest = o.digest;
   const p = await checkedProposal(d.ctx.db.client, id, digest, d.pipeline);
+  const hook = d.hooks?.get(p.door);
+  if (hook) {
+    // A governed door promotes nothing: the hook's effect commits with the decision and its audit row.
+    const effect = await d.ctx.db.write(async (tx) => {
+      const cur = await checkedProposal(tx, id, digest, d.pipeline);
+      const now = d.ctx.clock().toISOString();
+      await decideProposal(tx, id, { status: "approved", decidedAt: now });
+      const e = await hook.approved(tx, cur, now);
+      await d.audit.append(tx, { action: "approve", target: `proposal:${id}`, detail: { proposal_id: id, promoted: false, door: p.door, effect: e } });
+      return e;
+    });
+    return { id, status: "approved", promoted_chunk_id: null, effect };
+  }
   if (o.supersedes !== undefined && !(await getChunk(d.ctx.db.client, o.supersedes))) {
     throw new MemoryError("not_found", `memory ${o.supersedes} not found`, { field: "supersedes" });
   }

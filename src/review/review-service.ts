@@ -18,6 +18,7 @@ import type { ReadCanonical } from "./read-canonical.ts";
 import { rejectProposal, type RejectResult } from "./reject-proposal.ts";
 import { proposalView, type ProposalView } from "./review-view.ts";
 import { routeWrite, type PostureDoor } from "./route-write.ts";
+import type { DecisionHook } from "./decision-hooks.ts";
 
 /** Review operations. */
 export interface ReviewService {
@@ -36,13 +37,15 @@ export interface ReviewService {
   reject(id: number): Promise<RejectResult>;
   /** Registers work that runs in the approval transaction (the UMP service: keep the handed-out record id). */
   addPromotionHook(h: PromotionHook): void;
+  /** Registers what deciding a proposal filed through `door` does instead of promoting it (src/review/decision-hooks.ts). */
+  onDecision(door: string, hook: DecisionHook): void;
 }
 
 const STATUSES: readonly string[] = ["pending", "approved", "rejected"];
 
 /** Builds the review service. */
 export function createReviewService(o: { ctx: WriteContext; audit: AuditService; pipeline: ReadCanonical; posture: WritePosture }): ReviewService {
-  const deps = { ctx: o.ctx, audit: o.audit, pipeline: o.pipeline, promotionHooks: [] as PromotionHook[] };
+  const deps = { ctx: o.ctx, audit: o.audit, pipeline: o.pipeline, promotionHooks: [] as PromotionHook[], hooks: new Map<string, DecisionHook>() };
   const file = (input: ProposalInput) => fileProposal(deps, input);
   return {
     posture: o.posture,
@@ -65,5 +68,6 @@ export function createReviewService(o: { ctx: WriteContext; audit: AuditService;
     approve: (id, a) => approveProposal(deps, id, a),
     reject: (id) => rejectProposal(deps, id),
     addPromotionHook: (h) => void deps.promotionHooks.push(h),
+    onDecision: (door, hook) => void deps.hooks.set(door, hook),
   };
 }

@@ -120,15 +120,15 @@ describe("refusals and the roleless posture over HTTP", () => {
   it("refuses the agent role on a workflow surface and admits a workflow operator", async () => {
     const m = await jwtMemory();
     t = m.t;
-    // The workflow routes land with their own feature; this stands in for one with its real gate row.
-    t.app.post("/workflow/runs", (c) => c.json({ run: 1, by: principalOf(c)?.subject }));
-    const agent = await t.req("POST", "/workflow/runs", {}, m.as(["agent"]));
+    // The real workflow route (issue 16); every workflow route is covered one by one in test/workflow/roles.test.ts.
+    const body = { state_json: { case_ref: "crm:zendesk:acme:1", origin: "operator" } };
+    const agent = await t.req("POST", "/workflow/runs", body, m.as(["agent"]));
     expect(agent.status).toBe(403);
     expect((await agent.json()).error.details.reason).toBe("agent_refused_workflow");
-    const op = await t.req("POST", "/workflow/runs", {}, m.as(["workflow-operator"]));
-    expect(op.status).toBe(200);
-    expect(await op.json()).toEqual({ run: 1, by: "alice@example.org" });
-    expect((await t.req("POST", "/workflow/runs", {}, m.as(["writer"]))).status).toBe(403);
+    const op = await t.req("POST", "/workflow/runs", body, m.as(["workflow-operator"]));
+    expect(op.status).toBe(201);
+    expect((await op.json()).run).toMatchObject({ id: 1, case_ref: "crm:zendesk:acme:1" });
+    expect((await t.req("POST", "/workflow/runs", body, m.as(["writer"]))).status).toBe(403);
   });
 
   it("reads un-redacted content only with pii:read", async () => {

@@ -5,7 +5,6 @@ import { parseConfig } from "../../src/config/parse-config.ts";
 import { createErasureSender } from "../../src/outbound/erasure-webhook.ts";
 import { createOutboundClient } from "../../src/outbound/outbound-client.ts";
 import { rfc3339, signWebhook, verifyWebhook } from "../../src/outbound/webhook-signature.ts";
-import { principalOf } from "../../src/http/principal.ts";
 import { openTestMemory, tempDir, type TestMemory } from "../_helpers/memory.ts";
 import { startServer } from "./_server.ts";
 
@@ -153,42 +152,49 @@ describe("system-alert webhook wiring (SPEC §6, §8)", () => {
 describe("inbound signed channel webhooks (SPEC §5 items 8, 10)", () => {
   async function channelApp(withSecret = true) {
     const dir = tempDir();
-    const env: Record<string, string> = { AUTH_TOKEN: "service-token-abcdef" };
+    const bridge = join(dir, "bridge.signal.json");
+    writeFileSync(bridge, "{}");
+    chmodSync(bridge, 0o600);
+    const env: Record<string, string> = { AUTH_TOKEN: "service-token-abcdef", CAIRN_CHANNEL_BRIDGE_CONFIG: bridge };
     if (withSecret) env.CAIRN_CHANNEL_WEBHOOK_SECRET_FILE = secretFile(dir);
+    // The real channel route (issue 16, src/http/routes/channels.ts) answers behind its gate row.
     t = await openTestMemory(env, {}, dir);
-    // The channel route lands with the workflow feature; this stands in for it under its real gate row.
-    t.app.post("/webhooks/channel/:kind", async (c) => c.json({ kind: principalOf(c)?.kind, body: await c.req.json() }));
     return t;
   }
   const body = JSON.stringify({ envelope: { conversation_ref: "c1", text: "hi", external_id: "x" } });
-  const signed = async (ts: string | number, secret = SECRET) => ({
-    "content-type": "application/json", "webhook-id": "msg_1", "webhook-timestamp": String(ts),
-    "webhook-signature": await signWebhook(secret, "msg_1", ts, body),
+  const signed = async (ts: string | number, secret = SECRET, id = "msg_1") => ({
+    "content-type": "application/json", "webhook-id": id, "webhook-timestamp": String(ts),
+    "webhook-signature": await signWebhook(secret, id, ts, body),
   });
 
   it("accepts a valid signature with epoch-seconds or RFC 3339 timestamps, without a bearer, and hands the body on", async () => {
     const app = await channelApp();
     const now = Math.floor(Date.now() / 1000);
     // Margins of 20 s keep a busy machine's clock drift out of it; the exact ±300 s edge is tested with a fixed clock in webhook-signature.test.ts.
-    for (const ts of [now, rfc3339(new Date()), now - 280]) {
-      const res = await app.req("POST", "/webhooks/channel/signal", body, await signed(ts));
+    const seen: string[] = [];
+    for (const [i, ts] of [now, rfc3339(new Date()), now - 280].entries()) {
+      const res = await app.req("POST", "/webhooks/channel/signal", body, await signed(ts, SECRET, `msg_${i}`));
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ kind: "signed-webhook", body: JSON.parse(body) });
+      seen.push((await res.json()).status);
     }
+    // The first delivery files the envelope; the others carry the same external_id.
+    expect(seen).toEqual(["proposed", "duplicate", "duplicate"]);
   });
 
   it("answers 401 outside the ±300 s window, for a bad or missing signature, and when no secret is configured", async () => {
     const app = await channelApp();
     const now = Math.floor(Date.now() / 1000);
-    const cases: Record<string, string>[] = [await signed(now - 320), await signed(now + 320), await signed(now, "whsec_" + btoa("another-secret")), { "webhook-id": "msg_1" },
-      // The operator bearer is not a channel credential.
-      { authorization: "Bearer service-token-abcdef" }];
+    const cases: Record<string, string>[] = [await signed(now - 320), await signed(now + 320), await signed(now, "whsec_" + btoa("another-secret")), { "webhook-id": "msg_1" }];
     for (const h of cases) {
       const res = await app.req("POST", "/webhooks/channel/signal", body, h);
       expect(res.status).toBe(401);
       expect((await res.json()).error.code).toBe("unauthorized");
     }
-        await app.close();
+    // The operator bearer is not a channel credential: an authenticated caller without a signature is refused (403).
+    const bearer = await app.req("POST", "/webhooks/channel/signal", body, { authorization: "Bearer service-token-abcdef" });
+    expect(bearer.status).toBe(403);
+    expect((await bearer.json()).error.details.reason).toBe("role_missing");
+    await app.close();
     t = undefined;
     const bare = await channelApp(false);
     expect((await bare.req("POST", "/webhooks/channel/signal", body, await signed(now))).status).toBe(401);

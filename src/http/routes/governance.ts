@@ -89,8 +89,11 @@ const approve = createRoute({
   },
   responses: {
     200: json(z.object({
-      id: z.number().int(), status: z.literal("approved"), promoted_chunk_id: z.number().int().nullable(), chunk_status: z.enum(["created", "duplicate"]),
-      chunk_id: z.number().int(), supersedes: z.number().int().optional(), link_id: z.number().int().optional(), flagged: z.literal(true).optional(),
+      id: z.number().int(), status: z.literal("approved"), promoted_chunk_id: z.number().int().nullable(),
+      chunk_status: z.enum(["created", "duplicate"]).optional().openapi({ description: "Absent when a governed door's hook ran instead of a promotion (then `effect` is present)" }),
+      chunk_id: z.number().int().optional(), supersedes: z.number().int().optional(), link_id: z.number().int().optional(), flagged: z.literal(true).optional(),
+      effect: z.record(z.string(), z.unknown()).optional().openapi({ description: "What a governed door's approval did (e.g. a channel/out envelope became drainable)" }),
+      record_id: z.string().optional().openapi({ description: "The UMP record id the approval stored, when a UMP door filed the proposal" }),
     }).openapi("ApproveResult"), "Promotion result"),
     ...errorResponses(400, 401, 403, 404, 409),
   },

@@ -11,6 +11,7 @@ import { m006Ump } from "./m006-ump.ts";
 import { m008Governance } from "./m008-governance.ts";
 import { m040ReviewUmp } from "./m040-review-ump.ts";
 import { m020Parcels } from "./m020-parcels.ts";
+import { m030Workflow } from "./m030-workflow.ts";
 
 /** All migrations, applied in version order (merges may list them out of order). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -29,6 +30,8 @@ export const MIGRATIONS: readonly Migration[] = [
   m040ReviewUmp,
   // parcels (issue 14)
   m020Parcels,
+  // workflow (issue 16)
+  m030Workflow,
 ].sort((a, b) => a.version - b.version);
 
 /** The schema version and stamp this server knows. */
