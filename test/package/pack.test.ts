@@ -7,22 +7,35 @@
  * from compiled JavaScript, and checks the one-line error for a missing ONNX
  * package.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../_helpers/memory.ts";
 
+/** Runs a command without blocking the worker (vitest's RPC must keep answering during the minutes this takes). */
+function run(cmd: string, args: string[], o: { cwd?: string } = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(cmd, args, { cwd: o.cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
+    child.on("error", fail);
+    child.on("close", (status) => done({ status, stdout, stderr }));
+  });
+}
+
 const root = resolve(new URL("../..", import.meta.url).pathname);
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 
 describe.runIf(process.env.CAIRN_SLOW === "1")("npm pack → consumer project", () => {
-  it("installs from the tarball and imports cairn, cairn/client and cairn/files on Node and Deno", { timeout: 600_000 }, () => {
-    execFileSync(process.execPath, [join(root, "bin", "build-if-stale.mjs")], { cwd: root, stdio: "inherit" });
+  it("installs from the tarball and imports cairn, cairn/client and cairn/files on Node and Deno", { timeout: 600_000 }, async () => {
+    expect((await run(process.execPath, [join(root, "bin", "build-if-stale.mjs")], { cwd: root })).status).toBe(0);
     const out = tempDir("cairn-pack-");
-    execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", out], { cwd: root, stdio: "pipe" });
+    expect((await run("npm", ["pack", "--ignore-scripts", "--pack-destination", out], { cwd: root })).status).toBe(0);
     const tgz = readdirSync(out).find((f) => f.endsWith(".tgz"))!;
-    const listing = execFileSync("tar", ["-tzf", join(out, tgz)]).toString().split("\n");
+    const listing = (await run("tar", ["-tzf", join(out, tgz)])).stdout.split("\n");
     // `files` keeps tests, fixtures, sources and the build stamp out of the tarball.
     expect(listing.some((f) => f.startsWith("package/test/") || f.startsWith("package/fixtures/") || f.startsWith("package/src/"))).toBe(false);
     expect(listing).toContain("package/dist/mod.js");
@@ -31,7 +44,7 @@ describe.runIf(process.env.CAIRN_SLOW === "1")("npm pack → consumer project", 
     const app = join(out, "consumer");
     const nm = join(app, "node_modules");
     mkdirSync(join(nm, "cairn"), { recursive: true });
-    execFileSync("tar", ["-xzf", join(out, tgz), "-C", join(nm, "cairn"), "--strip-components=1"]);
+    expect((await run("tar", ["-xzf", join(out, tgz), "-C", join(nm, "cairn"), "--strip-components=1"])).status).toBe(0);
     // Offline: the runtime dependencies (only those) are linked from this checkout's install.
     for (const dep of Object.keys(pkg.dependencies)) {
       const [scope] = dep.split("/");
@@ -52,12 +65,12 @@ describe.runIf(process.env.CAIRN_SLOW === "1")("npm pack → consumer project", 
       console.log(JSON.stringify({ VERSION, status: put.status, client: typeof client.recall, err: new MemoryError("a_b", "m").code, id: recordId(rec).slice(0, 8) }));
       await memory.close();
     `);
-    const node = spawnSync(process.execPath, ["use.mjs"], { cwd: app, encoding: "utf8" });
+    const node = await run(process.execPath, ["use.mjs"], { cwd: app });
     expect(node.stderr).toBe("");
     expect(JSON.parse(node.stdout)).toEqual({ VERSION: pkg.version, status: "created", client: "function", err: "a_b", id: "urn:ump:" });
 
     // The bin runs compiled JavaScript (no tsx installed here).
-    const bin = spawnSync(process.execPath, [join(nm, "cairn", "bin", "cairn.mjs"), "--version"], { cwd: app, encoding: "utf8" });
+    const bin = await run(process.execPath, [join(nm, "cairn", "bin", "cairn.mjs"), "--version"], { cwd: app });
     expect(bin.stdout).toContain(pkg.version);
 
     // A lean install asked for the ONNX lane names the package to install, in one line (the model files are placeholders:
@@ -65,15 +78,15 @@ describe.runIf(process.env.CAIRN_SLOW === "1")("npm pack → consumer project", 
     mkdirSync(join(app, "model", "onnx"), { recursive: true });
     for (const f of ["config.json", "tokenizer.json", "tokenizer_config.json"]) writeFileSync(join(app, "model", f), "{}");
     writeFileSync(join(app, "model", "onnx", "model.onnx"), "placeholder");
-    const onnx = spawnSync(process.execPath, ["--input-type=module", "-e", `
+    const onnx = await run(process.execPath, ["--input-type=module", "-e", `
       import { bootServer } from "cairn";
       try { const b = await bootServer({ CAIRN_DB_PATH: "o.db", CAIRN_EMBED_KIND: "onnx", CAIRN_EMBED_MODEL_DIR: "model" }, 0); await b.close(); console.log("booted"); }
-      catch (e) { console.log(e.message); }`], { cwd: app, encoding: "utf8" });
+      catch (e) { console.log(e.message); }`], { cwd: app });
     expect(onnx.stdout.trim()).toMatch(/^CAIRN_EMBED_KIND=onnx needs the optional package (onnxruntime-web|onnxruntime-node|@huggingface\/transformers): npm install \S+$/);
 
     // Deno resolves the same package through node_modules (a fresh store, so the write is created again).
     for (const f of readdirSync(app).filter((x) => x.startsWith("m.db"))) rmSync(join(app, f));
-    const deno = spawnSync(join(root, "node_modules", ".bin", "deno"), ["run", "--allow-all", "--node-modules-dir=manual", "use.mjs"], { cwd: app, encoding: "utf8" });
+    const deno = await run(join(root, "node_modules", ".bin", "deno"), ["run", "--allow-all", "--node-modules-dir=manual", "use.mjs"], { cwd: app });
     expect(deno.status, deno.stderr).toBe(0);
     expect(JSON.parse(deno.stdout.trim().split("\n").pop()!)).toMatchObject({ VERSION: pkg.version, status: "created", client: "function" });
   });
