@@ -124,19 +124,35 @@ async function pickBackend(pref: OnnxBackend): Promise<"node" | "wasm"> {
 
 const ORT_SYMBOL = Symbol.for("onnxruntime");
 
+/**
+ * Issue 21: the ONNX lanes' packages are optional peers, absent from a lean install; a missing one is named in one
+ * line with the command that installs it.
+ */
+async function importOptional<T>(name: string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (e) {
+    const msg = String((e as { message?: unknown }).message ?? e);
+    if ((e as { code?: string }).code === "ERR_MODULE_NOT_FOUND" && msg.includes(name) || /Cannot find (package|module)/.test(msg) && msg.includes(name)) {
+      throw modelInvalid(`CAIRN_EMBED_KIND=onnx needs the optional package ${name}: npm install ${name}`);
+    }
+    throw e;
+  }
+}
+
 async function load(pref: OnnxBackend): Promise<{ t: Transformers; backend: "node" | "wasm" }> {
   // A runtime already injected into this process (e.g. by an earlier module instance) wins in transformers.js.
   const injected = (globalThis as Record<symbol, unknown>)[ORT_SYMBOL] !== undefined;
   if (injected && pref === "node") throw modelInvalid("A web ONNX Runtime is already bound in this process; cannot use onnxruntime-node");
   const backend = injected ? "wasm" : await pickBackend(pref);
   if (backend === "wasm" && !injected) {
-    const ort = await import("onnxruntime-web");
+    const ort = await importOptional("onnxruntime-web", () => import("onnxruntime-web"));
     // Local wasm files: transformers.js would otherwise point wasmPaths at a CDN.
     const dist = dirname(createRequire(import.meta.url).resolve("onnxruntime-web"));
     ort.env.wasm.wasmPaths = dist.endsWith(sep) ? dist : dist + sep;
     (globalThis as Record<symbol, unknown>)[ORT_SYMBOL] = ort;
   }
-  const t = await import("@huggingface/transformers");
+  const t = await importOptional("@huggingface/transformers", () => import("@huggingface/transformers"));
   return { t, backend };
 }
 
