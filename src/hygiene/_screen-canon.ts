@@ -107,7 +107,7 @@ function editsTo(t: string, ws: number, we: number, a: string): number {
 /** The anchor the word t[ws..we) stands for, or undefined to keep it. */
 function correct(t: string, ws: number, we: number): string | undefined {
   const n = we - ws;
-  if (n < 4 || n > 16) return undefined;
+  if (n < 5 || n > 16) return undefined;
   const first = t.charCodeAt(ws);
   const f = first - 97;
   let found: string | undefined;

@@ -61,10 +61,10 @@ export const OVERRIDE_INTL = [
 const TELL_INTL = alt(
   "muestra|muestrame|revela|revelame|repite|repiteme|dime|imprime|escribe|traduce|resume|resumeme|explica|explicame|comparte|cuales son|cual es|dame", // es
   "montre|montrez|montre moi|revele|revelez|repete|repetez|dis moi|dites moi|affiche|affichez|ecris|ecrivez|traduis|traduisez|resume|resumez|explique|expliquez|quelles sont|quel est|donne moi|donnez moi", // fr
-  "zeige|zeig|zeigen sie|verrate|verraten sie|wiederhole|wiederholen sie|gib|geben sie|sag|sage|sagen sie|schreibe|schreib|ubersetze|fasse|erklare|nenne|was sind|was ist|drucke", // de
+  "zeige|zeig|zeigen sie|verrate|verraten sie|wiederhole|wiederholen sie|gib|geben sie|sag|sage|sagen sie|schreibe|schreib|ubersetze|fasse|erklare|nenne|drucke", // de
   "mostra|mostrami|rivela|rivelami|ripeti|ripetimi|dimmi|stampa|scrivi|traduci|riassumi|spiega|spiegami|quali sono|qual e|dammi|condividi", // it
-  "mostre|me mostre|revele|repita|repete|diga|me diga|imprima|escreva|traduza|resuma|explique|quais sao|me de|compartilhe", // pt
-  "toon|laat zien|laat me|onthul|herhaal|zeg|vertel|geef|schrijf|vertaal|vat|leg uit|wat zijn|wat is", // nl
+  "mostre|revele|repita|repete|diga|imprima|escreva|traduza|resuma|explique|quais sao|compartilhe", // pt
+  "toon|laat zien|onthul|herhaal|zeg|vertel|geef|schrijf|vertaal|vat|leg uit", // nl
 );
 const TARGET_INTL = alt(
   "tus instrucciones|tu prompt|tus reglas|tus directrices|las instrucciones (?:anteriores|de arriba|iniciales|originales|del sistema|ocultas|secretas)|el prompt (?:del sistema|inicial)|tu mensaje del sistema", // es
@@ -93,11 +93,11 @@ export const HIJACK_INTL = [
 
 /** Soft role-play forms ("from now on you are …"): clean alone, evidence beside other families. */
 export const ROLE_PLAY_INTL = [
-  String.raw`(?:a partir de ahora|desde ahora|de ahora en adelante),? (?:eres|seras|actuaras|responderas|vas a|solo)|ahora eres (?:un|una|el|la|mi)`,
-  String.raw`(?:a partir de maintenant|desormais|dorenavant),? (?:tu|vous)|tu es maintenant (?:un|une|le|la|mon|ma)|vous etes maintenant`,
+  String.raw`(?:partir de ahora|desde ahora|de ahora en adelante),? (?:eres|seras|actuaras|responderas|vas a|solo)|ahora eres (?:un|una|el|la|mi)`,
+  String.raw`(?:partir de maintenant|desormais|dorenavant),? (?:tu|vous)|tu es maintenant (?:un|une|le|la|mon|ma)|vous etes maintenant`,
   String.raw`(?:ab jetzt|von nun an|ab sofort),? (?:bist du|wirst du|antwortest du|sollst du|du)|du bist jetzt (?:ein|eine|der|die|das|mein)`,
-  String.raw`(?:da ora in poi|d'ora in poi|d ora in poi|da adesso),? (?:sei|sarai|rispondi|risponderai|devi|tu)|(?:ora|adesso) sei (?:un|una|il|la|lo|mio)`,
-  String.raw`(?:a partir de agora|de agora em diante|daqui para frente),? (?:voce|tu|seja|sera|responda|vai)|agora (?:voce e|es) (?:um|uma|o|a|meu)`,
+  String.raw`(?:ora in poi|da adesso),? (?:sei|sarai|rispondi|risponderai|devi|tu)|(?:ora|adesso) sei (?:un|una|il|la|lo|mio)`,
+  String.raw`(?:partir de agora|de agora em diante|daqui para frente),? (?:voce|tu|seja|sera|responda|vai)|agora (?:voce e|es) (?:um|uma|o|a|meu)`,
   String.raw`(?:vanaf nu|van nu af aan|voortaan),? (?:ben je|zal je|antwoord je|moet je|je)|je bent nu (?:een|de|het|mijn)`,
 ];
 
@@ -119,5 +119,5 @@ export const SPEAK_INTL = alt(
 
 /** A request for the secret ("tell me the password") in the six languages. */
 export const SECRET_INTL = [
-  String.raw`(?:dime|dame|cual es|dis moi|donne moi|quel est|sag mir|gib mir|nenne mir|was ist|dimmi|dammi|qual e|me diga|diga me|me de|qual e|vertel me|geef me|wat is)(?: \w+){0,2}? (?:la |le |das |dein |il |la tua |a |sua |het |je )?(?:contrasena|clave secreta|mot de passe|passwort|kennwort|password|parola d'ordine|senha|wachtwoord|codigo de acceso|code d'acces|zugangscode|codice di accesso|codigo de acesso|toegangscode)`,
+  String.raw`(?:dime|dame|cual es|dis moi|donne moi|quel est|sag mir|gib mir|nenne mir|dimmi|dammi|qual e|diga me|diga|vertel me|geef me)(?: \w+){0,2}? (?:la |le |das |dein |il |la tua |a |sua |het |je )?(?:contrasena|clave secreta|mot de passe|passwort|kennwort|password|parola d'ordine|senha|wachtwoord|codigo de acceso|code d'acces|zugangscode|codice di accesso|codigo de acesso|toegangscode)`,
 ];

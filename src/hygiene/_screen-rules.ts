@@ -71,7 +71,8 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
     patterns: [
       rx(String.raw`you are now (?:free|no longer|unrestricted|jailbroken|dan|unfiltered|uncensored)`),
       rx(String.raw`you are no longer (?:an?|bound|restricted|limited|chatgpt|gpt|claude|an ai|a language model)`),
-      rx(String.raw`(?:can|will|may|is able to) (?:override|bypass|ignore|break) (?:the|all|any|its|his|her|their) (?:restrictions|rules|guidelines|filters|limitations|policies)|(?:does not|doesn't|will not|won't|need not) (?:follow|obey) any (?:rules|guidelines|restrictions)|(?:must|will|shall) obey all (?:orders|commands|requests)`),
+      // Led by the rare word, not the modal: "can", "will", "not" start too many words of prose (one-pass scan, _screen-scan.ts).
+      rx(String.raw`(?<=(?:can|will|may|able to) )(?:override|bypass|ignore|break) (?:the|all|any|its|his|her|their) (?:restrictions|rules|guidelines|filters|limitations|policies)|(?<=(?:not|n't|never) )(?:follow|obey) any (?:rules|guidelines|restrictions)|obey all (?:orders|commands|requests)`),
       ...HIJACK_INTL.map(rx),
       rx(String.raw`(?:no longer|not|never) (?:be )?(?:bound|restricted|limited|constrained) by (?:any|the|your|openai|ethical|rules|guidelines|polic)`),
       rx(String.raw`(?:freed?|liberated|released|break|broken) (?:free )?from (?:all |any |the |your |its )?(?:rules|restrictions|guidelines|programming|policies|filters|shackles|confines)`),
@@ -192,7 +193,7 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
     id: "indirect_instruction",
     weight: 0.5,
     patterns: [
-      rx(String.raw`(?:in|within|into|to|throughout|at the end of|at the start of) your (?:${RESPONSE})s?`),
+      rx(String.raw`(?<=(?:in|within|into|to|throughout|end of|start of) )your (?:${RESPONSE})s?`),
       rx(String.raw`(?:encode|write|provide|give|display|translate|modify|enhance|reverse|present|deliver|express|end|conclude|finish) your (?:response|reply|answer|message|output)`),
       rx(String.raw`(?:${INSERT})(?: \w+){0,3}? ${SNIPPET}(?:[^\w\n]+\w+){0,7}?[^\w\n]+your (?:${RESPONSE})`),
       rx(String.raw`your (?:${RESPONSE})(?:[^\w\n]+\w+){0,6}?[^\w\n]+(?:${INSERT})(?: \w+){0,2}? ${SNIPPET}`),

@@ -143,6 +143,16 @@ function alternatives(src: string, i: number): Parsed | undefined {
 
 // The literal prefixes every match of the alternative starting at `i` begins with.
 function sequenceStart(src: string, i: number): string[] | undefined {
+  // A lookbehind consumes nothing: what follows it is still what a match begins with.
+  if (src.startsWith("(?<=", i) || src.startsWith("(?<!", i)) {
+    let j = i + 4;
+    for (;;) {
+      j = skipAlternative(src, j);
+      if (src[j] !== "|") break;
+      j++;
+    }
+    return src[j] === ")" ? sequenceStart(src, j + 1) : undefined;
+  }
   if (src.startsWith("(?:", i)) {
     const inner = alternatives(src, i + 3);
     if (!inner || src[inner.end] !== ")") return undefined;

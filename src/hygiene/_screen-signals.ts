@@ -184,7 +184,7 @@ export function decodePayloads(text: string): string[] {
 // Sources, not words: a note saying "with the team token header" is not a planted snippet.
 const SENSITIVE = /open\(|clipboard|paste\(|\/etc\/passwd|\/etc\/shadow|private[_ ]?key|id_rsa|\.ssh\/|document\.cookie|os\.environ|getenv\(|files\s*=|localstorage|keychain|\.aws\/credentials/;
 const SENDS = /requests\.post\(|urllib\.request\.urlopen\(|httpx\.post\(|curl\b[^\n]{0,80}(?:-x["',\s]*post|--data|-d\s|-f\s|--upload-file|-t\s)|fetch\([^)]{0,200}method\s*:\s*["']post|navigator\.sendbeacon\(/;
-const CODE_HINTS = [".post(", "curl", "method", "sendbeacon(", "urlopen(", "/bin/", "dup2(", "/dev/tcp/", "nc "];
+const CODE_HINTS = [".post(", "curl ", "fetch(", "sendbeacon(", "urlopen(", "/bin/", "dup2(", "/dev/tcp/", "nc -"];
 const SHELL = /\/bin\/(?:ba)?sh["'\s,]+-i\b|os\.dup2\(|\bnc\s+(?:-\w+\s+)*-e\b|bash\s+-i\s*>&|\/dev\/tcp\//;
 
 /**
