@@ -36,7 +36,7 @@ export interface RerankWeights {
 
 /** Weights chosen on the train splits. */
 export const DEFAULT_RERANK_WEIGHTS: Readonly<RerankWeights> = Object.freeze({
-  lexical: 1, vector: 0.25, coverage: 0.6, title: 0.3, bigram: 0.35, proximity: 0.2, speaker: 0.5, date: 0.5,
+  lexical: 1, vector: 0.25, coverage: 0.6, title: 0.3, bigram: 0.35, proximity: 0.2, speaker: 0.5, date: 0,
 });
 
 /** Per-query context shared by every candidate. */

@@ -7,6 +7,7 @@
  * break by id so the same store and query give the same list.
  */
 import type { Analyzer } from "../lexical/analyzer.ts";
+import type { DocTerms } from "../lexical/lexical-index.ts";
 import { getChunks } from "../store/chunks.ts";
 import type { RankedHit } from "./format-hits.ts";
 import { reciprocalRankFusion, RRF_K, type RankedList } from "./fusion.ts";
@@ -51,6 +52,7 @@ export async function searchScope(
   const asked = q.vec !== undefined || q.hyde !== undefined || q.leg === "vector" || p.vecScan === "always";
   const profile = qvec && d.embedder?.id.startsWith(STATIC_MODEL_ID) ? "static" : "lexical";
   const who = actorSignals(d, q.query, nowMs);
+  const acronyms = d.index.size <= SMALL_STORE ? acronymTermIds(d, q.query) : [];
   const legs = async (scan: boolean) => {
     const vec = !qvec || !vectors ? [] : !scan ? vectors.scoreIds(qvec, lex.map((h) => h.id))
       : d.ann ? await annLeg(d.ann, qvec, p.legDepth, filter) : vectors.search(qvec, p.legDepth, filter);
@@ -69,6 +71,11 @@ export async function searchScope(
     // Issue 24: never abstain when the best lexical hit holds every query term, or its whole title is in the query.
     if (top && top.features.coverage >= 1) quality.answer_guard = "lexical_hit_covers_query";
     else if (topDoc && titleInQuery(topDoc.title, rq)) quality.answer_guard = "title_in_query";
+    // In a small store most words of any question are unknown, so the known-term share says little (issue 24):
+    // there, a best hit holding every known query term (two at least, half the query or more) is an answer.
+    else if (top && d.index.size <= SMALL_STORE && coversKnownTerms(rq, topDoc)) quality.answer_guard = "small_store_known_terms_covered";
+    // An acronym is jargon a small store is unlikely to hold by chance, and the static table rarely knows it.
+    else if (topDoc && d.index.size <= SMALL_STORE && acronyms.length && holdsAll(topDoc, acronyms)) quality.answer_guard = "small_store_acronyms_held";
     return { scan, vec, agreement, rq, quality };
   };
   // The vector leg scans the whole store when it is asked for (`vec`, `hyde`, `source: vector`, or the
@@ -176,6 +183,40 @@ function actorSignals(d: RecallDeps, query: string, nowMs: number): { named: Rea
   if (actors.empty) return { named: new Set(), dates: [] };
   const today = Date.UTC(new Date(nowMs).getUTCFullYear(), new Date(nowMs).getUTCMonth(), new Date(nowMs).getUTCDate());
   return { named: actors.named(d.analyzer.analyze(query).sequence), dates: queryDateSpans(query, today) };
+}
+
+/** Stores up to this many chunks count as small for the known-terms guard. */
+const SMALL_STORE = 1000;
+
+/** True when at least two and at least half of the query's terms are known, and the document holds all of those. */
+function coversKnownTerms(rq: RerankQuery, doc: DocTerms | undefined): boolean {
+  if (!doc) return false;
+  const known = rq.terms.filter((t) => t.id !== undefined);
+  if (known.length < 2 || known.length * 2 < rq.terms.length) return false;
+  const has = new Set<number>();
+  for (let i = 0; i < doc.title.length; i++) has.add(doc.title[i]);
+  for (let i = 0; i < doc.content.length; i++) has.add(doc.content[i]);
+  return known.every((t) => has.has(t.id!));
+}
+
+const ACRONYM = /\b[A-Z][A-Z0-9]{1,6}\b/g;
+
+/** Term ids of the query's acronyms (`TNF`, `IL6`: two capitals at least); undefined ids (unknown) make the list fail. */
+function acronymTermIds(d: RecallDeps, query: string): (number | undefined)[] {
+  const out: (number | undefined)[] = [];
+  for (const a of query.match(ACRONYM) ?? []) {
+    if (!/[A-Z].*[A-Z]/.test(a)) continue;
+    for (const term of d.analyzer.analyze(a).sequence) out.push(d.index.lexical.termId(term));
+  }
+  return out;
+}
+
+/** True when the document holds every one of the term ids. */
+function holdsAll(doc: DocTerms, ids: readonly (number | undefined)[]): boolean {
+  const has = new Set<number>();
+  for (let i = 0; i < doc.title.length; i++) has.add(doc.title[i]);
+  for (let i = 0; i < doc.content.length; i++) has.add(doc.content[i]);
+  return ids.every((id) => id !== undefined && has.has(id));
 }
 
 /** True when the document's title has terms and every one of them is a query term (the query names the title). */

@@ -15,12 +15,14 @@ const recall = async (query: string, extra: Record<string, unknown> = {}) =>
 const FIFA = {
   session: { id: "s1", date: "1:56 pm on 8 May, 2023" },
   turns: [
-    { speaker: "Maria", text: "Morning John! How was the weekend?", id: "D1:1" },
-    { speaker: "John", text: "Great, we hiked up the ridge and had a picnic by the lake.", id: "D1:2" },
-    { speaker: "Maria", text: "I signed up for the FIFA tournament next month. What should I be practising before it?", id: "D1:3" },
-    { speaker: "John", text: "All you need is a gamepad and an hour every evening on passing drills.", id: "D1:4" },
-    { speaker: "Maria", text: "Thanks, I will. My sister paints landscapes, by the way.", id: "D1:5" },
-    { speaker: "John", text: "Nice! I went to a pottery class yesterday and made a bowl.", id: "D1:6" },
+    { speaker: "John", text: "Morning Maria! How was the weekend?", id: "D1:1" },
+    { speaker: "Maria", text: "Lovely, we hiked up the ridge and had a picnic by the lake.", id: "D1:2" },
+    { speaker: "Maria", text: "My sister paints landscapes now, by the way.", id: "D1:3" },
+    { speaker: "Maria", text: "I signed up for the FIFA tournament next month. What should I be practising before it?", id: "D1:4" },
+    { speaker: "John", text: "All you need is a gamepad and an hour every evening on passing drills.", id: "D1:5" },
+    { speaker: "Maria", text: "Thanks, I will.", id: "D1:6" },
+    { speaker: "Maria", text: "Anyway, the weather looks grim for Saturday.", id: "D1:7" },
+    { speaker: "John", text: "Nice! I went to a pottery class yesterday and made a bowl.", id: "D1:8" },
   ],
 };
 
@@ -28,11 +30,11 @@ describe("POST /ingest/conversation (issue 24)", () => {
   it("answers each turn's chunk id and status in turn order, then duplicates on a replay", async () => {
     const a = await post(FIFA);
     expect(a.status).toBe(200);
-    expect(a.body.turns.map((x: { status: string }) => x.status)).toEqual(Array(6).fill("created"));
+    expect(a.body.turns.map((x: { status: string }) => x.status)).toEqual(Array(8).fill("created"));
     expect(a.body.turns.map((x: { turn_id: string }) => x.turn_id)).toEqual(FIFA.turns.map((x) => x.id));
-    expect(a.body).toMatchObject({ session: "s1", domain: "global", created: 6, duplicate: 0, skipped: 0, proposed: 0 });
+    expect(a.body).toMatchObject({ session: "s1", domain: "global", created: 8, duplicate: 0, skipped: 0, proposed: 0 });
     const ids = a.body.turns.map((x: { id: number }) => x.id);
-    expect(new Set(ids).size).toBe(6);
+    expect(new Set(ids).size).toBe(8);
     const b = await post(FIFA);
     expect(b.body.turns.map((x: { id: number; status: string }) => [x.id, x.status])).toEqual(ids.map((id: number) => [id, "duplicate"]));
   });
@@ -40,10 +42,11 @@ describe("POST /ingest/conversation (issue 24)", () => {
   it("stores the turn as the title, its neighbours and the session in the content, and the speaker and dates as labels", async () => {
     const { body } = await post(FIFA);
     const hit = (await recall("pottery class bowl", { provenance: true })).hits[0];
-    expect(hit.id).toBe(body.turns[5].id);
+    expect(hit.id).toBe(body.turns[7].id);
     expect(hit.title).toBe("John: Nice! I went to a pottery class yesterday and made a bowl.");
     expect(hit.content).toContain("Session s1 · 1:56 pm on 8 May, 2023");
     expect(hit.content).toContain("Maria: Thanks, I will.");
+    expect(hit.content).not.toContain("FIFA");
     // The relative date is resolved beside the text; the turn's own words stay verbatim.
     expect(hit.content).toContain("(yesterday: 7 May 2023)");
     expect(hit.content).toContain("I went to a pottery class yesterday and made a bowl.");
@@ -51,8 +54,12 @@ describe("POST /ingest/conversation (issue 24)", () => {
 
   it("finds an answer turn that only makes sense with the question before it", async () => {
     const { body } = await post(FIFA);
-    const r = await recall("What did John suggest practising before FIFA?");
-    expect(r.hits[0].id).toBe(body.turns[3].id);
+    const q = "What did John suggest practising before FIFA?";
+    expect((await recall(q)).hits[0].id).toBe(body.turns[4].id);
+    // The same words stored as a lone turn share no word with the question but the speaker's name.
+    const alone = await t.req("POST", "/ingest/memory", { content: "John: All you need is a gamepad and an hour every evening." });
+    const aloneId = (await alone.json()).id;
+    expect((await recall(q, { limit: 3 })).hits.map((h) => h.id)).not.toContain(aloneId);
   });
 
   it("ranks the named speaker's turn first when two speakers say much the same (speaker label boost)", async () => {
@@ -73,7 +80,7 @@ describe("POST /ingest/conversation (issue 24)", () => {
     expect((await recall(q)).hits[0].id).toBe(body.turns[0].id);
   });
 
-  it("boosts the turn whose resolved date matches a date the query names", async () => {
+  it("finds the turn whose resolved relative date matches a date the query names", async () => {
     const { body } = await post({
       session: { id: "s2", date: "2023-05-08" },
       turns: [

@@ -30,9 +30,9 @@ describe("loadLocomo", () => {
     const [conv] = loadLocomo(LOCOMO_FIXTURE);
     expect(conv.sampleId).toBe("conv-x");
     expect(conv.docs).toEqual([
-      { id: "D1:1", title: "1:56 pm on 8 May, 2023", content: "Alice: I adopted a puppy named Rex", session: 1, date: "1:56 pm on 8 May, 2023" },
-      { id: "D1:2", title: "1:56 pm on 8 May, 2023", content: "Bob: Nice! I went hiking [photo: a photo of a mountain trail]", session: 1, date: "1:56 pm on 8 May, 2023" },
-      { id: "D2:1", title: "10:00 am on 9 May, 2023", content: "Alice: Rex learned to sit", session: 2, date: "10:00 am on 9 May, 2023" },
+      { id: "D1:1", title: "1:56 pm on 8 May, 2023", content: "Alice: I adopted a puppy named Rex", session: 1, date: "1:56 pm on 8 May, 2023", speaker: "Alice", text: "I adopted a puppy named Rex" },
+      { id: "D1:2", title: "1:56 pm on 8 May, 2023", content: "Bob: Nice! I went hiking [photo: a photo of a mountain trail]", session: 1, date: "1:56 pm on 8 May, 2023", speaker: "Bob", text: "Nice! I went hiking [photo: a photo of a mountain trail]" },
+      { id: "D2:1", title: "10:00 am on 9 May, 2023", content: "Alice: Rex learned to sit", session: 2, date: "10:00 am on 9 May, 2023", speaker: "Alice", text: "Rex learned to sit" },
     ]);
   });
 

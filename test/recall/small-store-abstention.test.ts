@@ -45,6 +45,7 @@ describe.each([["static embedder", true], ["no embedder", false]])("a 10-documen
     ["what does a DSAR produce at the end", "DSAR"],
     ["what is our latency SLO", "SLO"],
     ["how long are backups retained", "Backups"],
+    ["how do we rotate JWKS", "OIDC"],
   ])("answers the acronym query %s", async (query, title) => {
     const r = await recall({ query });
     expect(r.decision).toBeUndefined();
