@@ -22,7 +22,7 @@ async function cairn(args: string[], env: Record<string, string>) {
 }
 const lastLine = (s: string) => s.trim().split("\n").pop()!;
 
-describe("cairn parcel", { timeout: 300_000 }, () => {
+describe("cairn parcel", { timeout: 600_000 }, () => {
   it("export, import and ledger between two stores; refusals exit non-zero naming the reason in one line", async () => {
     const dir = tempDir();
     const envA = { CAIRN_DB_PATH: join(dir, "a.db"), CAIRN_UMP_KEY_DIR: join(dir, "keys-a") };
