@@ -90,7 +90,6 @@ describe("UMP export → import of a vault store (issue 22 item 2)", () => {
       expect(before.counts.relations).toBeGreaterThan(100);
       expect(before.counts.sources).toBe(24);
       expect(before.answers.flat().length).toBeGreaterThan(questions.length);
-      console.log(JSON.stringify(before.counts));
 
       const file = join(tempDir(), format === "md" ? "memory.ump.md" : "memory.ump.json");
       await umpExport(a.memory, { format, out: file });
