@@ -53,6 +53,12 @@ export interface GraphLegParams {
   weightWithQueryEntities: number;
   /** Fusion weight when only the top hits seed the walk. */
   weightHitsOnly: number;
+  /**
+   * Fusion weight of a relational question whose answers the other legs already ranked on top: every chunk
+   * about an entity one cued edge away from a query entity is among the seed chunks, so the graph has nothing
+   * to rescue and its list would only push those answers down.
+   */
+  weightAnswered: number;
   /** Hops from the query entities searched for an edge of an evoked type. */
   cueRadius: number;
   hopTargets: number;
@@ -82,6 +88,7 @@ export const DEFAULT_GRAPH_LEG_PARAMS: Readonly<GraphLegParams> = Object.freeze(
   weightRelational: 2,
   weightWithQueryEntities: 0.5,
   weightHitsOnly: 0.25,
+  weightAnswered: 0.5,
   cueRadius: 2,
   hopTargets: 20,
   cueBoost: 5,
@@ -186,11 +193,35 @@ export function runGraphLeg(model: GraphModel, input: GraphLegInput, params: Gra
   const sources = querySeeds.length ? querySeeds : hitSeeds;
   const hops = hopChains(model, sources, ids.slice(0, params.hopTargets).map((id) => [id, bestEntity(id)]), params.maxHops, input.atMs);
   const relational = querySeeds.length > 0 && cues.length > 0 && cuesNear(model, querySeeds, new Set(cues), params.cueRadius, input.atMs);
-  const weight = !querySeeds.length ? params.weightHitsOnly : relational ? params.weightRelational : params.weightWithQueryEntities;
+  // Issue 22: with real relation edges (a Basic Memory vault) the other legs often find the answer themselves
+  // ("Who maintains X?" matches the line `- maintains [[X]]`); then the rescue list must not outweigh them.
+  const answered = relational && params.rescueOnly && cueAnswersFound(model, querySeeds, new Set(cues), new Set(input.seedChunkIds), input.filter, input.atMs);
+  const weight = !querySeeds.length ? params.weightHitsOnly : relational ? (answered ? params.weightAnswered : params.weightRelational) : params.weightWithQueryEntities;
   return { ids, hops, weight, querySeeds, hitSeeds, relational };
 }
 
 const HOP_SEARCH_CAP = 4096;
+
+/**
+ * True when the query entities have an edge of a cued type and every visible chunk about the entity at its
+ * other end is already among the seed chunks (the fused top the leg rescues from).
+ */
+function cueAnswersFound(
+  model: GraphModel, querySeeds: readonly number[], types: ReadonlySet<string>, top: ReadonlySet<number>, visible: (chunkId: number) => boolean, atMs?: number,
+): boolean {
+  let answers = 0;
+  for (const u of querySeeds) {
+    for (const e of model.edgesAt(u, atMs)) {
+      if (!types.has(e.type)) continue;
+      for (const [c, subject] of model.chunksOf(e.from === u ? e.to : e.from)) {
+        if (!subject || !visible(c)) continue;
+        if (!top.has(c)) return false;
+        answers++;
+      }
+    }
+  }
+  return answers > 0;
+}
 
 /** Indices of the `k` highest scores (ties by ascending id), best first; a native numeric sort finds the cut-off first. */
 function topIndices(scores: readonly number[], ids: readonly number[], k: number): number[] {

@@ -102,8 +102,11 @@ export async function ingestMarkdown(ctx: WriteContext, raw: unknown, opts: Mark
   if (parsed.tags.length) docMeta.tags = parsed.tags;
   if (parsed.aliases.length) docMeta.aliases = parsed.aliases;
   const chunks: NewChunk[] = [];
-  for (const p of parts) {
+  // Issue 22 item 2: the chunks of a split document name it (xxh3 of its text) and their place, so an export keeps the grouping.
+  const docId = parts.length > 1 ? await xxh3Hex(content) : undefined;
+  for (const [i, p] of parts.entries()) {
     const meta: Record<string, unknown> = { ...docMeta, heading_path: p.headingPath, line_start: p.startLine, line_end: p.endLine };
+    if (docId !== undefined) meta.document = { id: `xxh3:${docId}`, index: i, count: parts.length };
     const ann = parsed.annotations.filter((a) => a.line >= p.startLine && a.line <= p.endLine).map((a) => a.raw);
     if (ann.length) meta.annotations = ann;
     if (opts.sourceLink) meta.source_link = opts.sourceLink;

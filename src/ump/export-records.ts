@@ -13,7 +13,10 @@ import { listUmpRowsAfter } from "../store/ump-records.ts";
 import { canUse, requireGrant, type UmpActor } from "./actor.ts";
 import { assertIntact, viewRecord } from "./load-record.ts";
 import { materialize } from "./materialize.ts";
-import { recordOfRow } from "./record-rows.ts";
+import { canonicalize } from "./canonical-json.ts";
+import { carries, carryOfChunk, withCarry } from "./carry.ts";
+import { withoutIntegrity } from "./content-hash.ts";
+import { recordOfRow, sealRecord } from "./record-rows.ts";
 import { UMP_VERSION } from "./record.ts";
 import type { UmpRecord } from "./types.ts";
 import type { UmpDeps } from "./ump-deps.ts";
@@ -38,9 +41,15 @@ export async function exportRecords(d: UmpDeps, actor: UmpActor): Promise<Export
       if (row.status === "tombstoned" || !row.exportable) continue;
       const chunk = await getChunk(d.db.client, row.chunkId);
       if (!chunk || chunk.flagged) continue;
-      const record = recordOfRow(row, chunk.content);
+      let record = recordOfRow(row, chunk.content);
       if (!canUse(actor, "export", record.scope)) continue;
       await assertIntact(record);
+      // Issue 22 item 2: a chunk written through another door carries its labels, metadata, graph rows and
+      // file links (`x-cairn`, the note's edges as `relations`); the record is sealed again when that changed it.
+      if (carries(record)) {
+        const carried = withCarry(record, await carryOfChunk(d.db.client, chunk));
+        if (canonicalize(withoutIntegrity(carried)) !== canonicalize(withoutIntegrity(record))) record = sealRecord(carried, seed, d.didOf);
+      }
       records.push(viewRecord(record, actor, seed, { seam: false, redact: true }, d.didOf));
     }
     if (rows.length < 500) break;

@@ -11,7 +11,9 @@
  * the vault binding are operator writes and always direct.
  */
 import { isMemoryError } from "../core/errors.ts";
+import { requireRegisteredDomain } from "../ingest/ingest-structured.ts";
 import { isOperator, type UmpActor } from "./actor.ts";
+import { readCarry } from "./carry.ts";
 import { prepareRecord, proposeIfReview, storeOrReject, type RememberResult } from "./remember.ts";
 import type { UmpDeps } from "./ump-deps.ts";
 
@@ -36,8 +38,13 @@ export async function importRecords(
     let item: ImportItem;
     try {
       const record = await prepareRecord(d, actor, input, { enforceOwner: !isOperator(actor), actorKind: "import", method: "import" });
+      // Issue 22 item 2: chunk state a Cairn export carried (`x-cairn`: labels, metadata, graph rows, file links).
+      const carry = readCarry(record);
+      if (carry) await requireRegisteredDomain(d.write, carry.chunk.domain);
       const review = o.door ? await proposeIfReview(d, record, o.door) : undefined;
-      item = review ? { index, id: record.id, result: "created", review } : { index, ...(await storeOrReject(d, record, o.source ?? "structured", "ump_import", actor)) };
+      item = review
+        ? { index, id: record.id, result: "created", review }
+        : { index, ...(await storeOrReject(d, record, o.source ?? "structured", "ump_import", actor, carry)) };
     } catch (e) {
       if (!isMemoryError(e)) throw e;
       const error: { code: string; message: string; details?: Record<string, unknown> } = { code: e.code, message: e.message };

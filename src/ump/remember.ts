@@ -13,6 +13,7 @@ import { normaliseRecord } from "./record.ts";
 import { sealRecord } from "./record-rows.ts";
 import { verifyRecordAsync } from "./sign.ts";
 import { ORIGIN, storeRecord } from "./store-record.ts";
+import type { Carry } from "./carry.ts";
 import type { UmpRecord } from "./types.ts";
 import type { UmpDeps } from "./ump-deps.ts";
 
@@ -61,10 +62,10 @@ export async function remember(d: UmpDeps, actor: UmpActor, input: unknown): Pro
 
 /** Stores a prepared record, turning a screen refusal into `rejected`. */
 export async function storeOrReject(
-  d: UmpDeps, record: UmpRecord, source: "memory" | "structured" | "vault", action: string, actor: UmpActor,
+  d: UmpDeps, record: UmpRecord, source: "memory" | "structured" | "vault", action: string, actor: UmpActor, carry?: Carry,
 ): Promise<RememberResult> {
   try {
-    const out = await storeRecord(d, record, { source, action, actor: actor.subject });
+    const out = await storeRecord(d, record, { source, action, actor: actor.subject, ...(carry ? { carry } : {}) });
     if (out.result === "created") d.events.emit({ kind: "created", id: out.id, scope: record.scope });
     return out.flagged ? { id: out.id, result: out.result, flagged: true } : { id: out.id, result: out.result };
   } catch (e) {

@@ -13,6 +13,7 @@ import { writeChunk } from "../ingest/write-chunk.ts";
 import type { Exec } from "../store/db.ts";
 import { getUmpRow, insertUmpRow, umpRowsOfChunk, updateUmpRow } from "../store/ump-records.ts";
 import { canonicalize } from "./canonical-json.ts";
+import { type Carry, chunkLabels, writeCarry } from "./carry.ts";
 import { rowOfRecord } from "./record-rows.ts";
 import type { UmpRecord } from "./types.ts";
 import type { UmpDeps } from "./ump-deps.ts";
@@ -36,6 +37,8 @@ export interface StoreOptions {
   /** Refuses to attach when this returns a reason (checked inside the transaction). */
   guard?: (tx: Exec) => Promise<void>;
   actor?: string;
+  /** Chunk state carried by an imported record (`x-cairn`, issue 22 item 2): labels, metadata, graph rows, file links. */
+  carry?: Carry;
 }
 
 const ZERO = { followed: 0, overridden: 0, ignored: 0, contradicted: 0 };
@@ -56,6 +59,10 @@ export async function storeRecord(d: UmpDeps, record: UmpRecord, o: StoreOptions
   // `meta.owner` is what erasure locates a subject's chunks by (POST /purge, /dsar).
   chunk.meta = { owner: record.scope.owner, ump_id: record.id };
   if (record.provenance?.source?.ref) chunk.originSource = record.provenance.source.ref.slice(0, 64);
+  if (o.carry) {
+    const labels = chunkLabels(o.carry);
+    Object.assign(chunk, labels, { meta: { ...labels.meta, ...chunk.meta } });
+  }
   let outcome: StoreOutcome | undefined;
   let seq = 0;
   // `fresh`: the chunk was created in this transaction, so no record can sit on it yet.
@@ -72,6 +79,8 @@ export async function storeRecord(d: UmpDeps, record: UmpRecord, o: StoreOptions
     }
     seq = await insertUmpRow(tx, rowOfRecord(record, chunkId), now);
     if (!seq) return { id: record.id, result: "merged", chunkId, flagged: false };
+    // A fresh chunk gets the carried graph rows and file links; an existing one already has its own.
+    if (fresh && o.carry) await writeCarry(d, tx, o.carry, { id: chunkId, contentHash: chunk.contentHash }, now);
     for (const other of o.alsoUpdate ?? []) {
       const prev = (await getUmpRow(tx, other.id))!;
       await updateUmpRow(tx, rowOfRecord(other, prev.chunkId), now);

@@ -41,7 +41,7 @@ describe("cairn resolve, undo-resolve, check-consistency, verify-certificate", (
     const undone = await cairn(["undo-resolve", String(proposed[0].id)], env);
     expect(undone.stdout).toContain(`undone link ${proposed[0].id}`);
     const again = await cairn(["undo-resolve", String(proposed[0].id)], env);
-    expect(again.code).toBe(2);
+    expect(again.code).toBe(1); // issue 22 item 6: a conflict is a failure (1), not a usage error (2)
     expect(again.stderr).toContain("conflict");
 
     const certFile = join(dir, "cert.json");

@@ -83,3 +83,21 @@ describe("the graph leg and PRF do not pad with notes that share only a tag or a
     for (const w of ["person", "climbing", "observations", "relations", "role", "fact"]) expect(words).not.toContain(w);
   });
 });
+
+describe("the graph leg does not outweigh answers the other legs already found (issue 22)", () => {
+  it("a relational question weighs the leg fully only while an answer is missing from the fused top", async () => {
+    const alice = await ingest("Alice Moreau", ALICE);
+    const bob = await ingest("Bob Tanner", BOB);
+    const arcwell = await ingest("Arcwell Studio", ARCWELL);
+    const model = t.memory.graph.model;
+    await model.sync(t.memory.db);
+    const ask = (seedChunkIds: number[]) => runGraphLeg(model, { query: "Who works at Arcwell Studio?", seedChunkIds, filter: () => true, limit: 10 });
+    const missing = ask([arcwell, bob]);
+    expect(missing.relational).toBe(true);
+    expect(missing.weight).toBe(2);
+    expect(missing.ids[0]).toBe(alice);
+    const found = ask([alice, arcwell]);
+    expect(found.relational).toBe(true);
+    expect(found.weight).toBe(0.5);
+  });
+});
