@@ -19,6 +19,11 @@ export function openApiDocument(app: OpenAPIHono): Record<string, unknown> {
       type: "http", scheme: "bearer",
       description: "The operator bearer (AUTH_TOKEN_FILE), a JWT/JWS, or on /ump/ routes a UMP capability token (umpcap.…). Without a configured credential a loopback caller needs none.",
     });
+    // SPEC §5 item 8: inbound channel envelopes are Standard-Webhooks signed (webhook-id, webhook-timestamp, webhook-signature).
+    a.openAPIRegistry.registerComponent("securitySchemes", "standardWebhooks", {
+      type: "apiKey", in: "header", name: "webhook-signature",
+      description: "Standard-Webhooks signature (v1,<base64 HMAC-SHA256>) over `webhook-id.webhook-timestamp.body` with the channel secret (CAIRN_CHANNEL_WEBHOOK_SECRET_FILE); webhook-timestamp within ±300 s; a replayed webhook-id is refused.",
+    });
   }
   const doc = a.getOpenAPI31Document({
     openapi: "3.1.0",

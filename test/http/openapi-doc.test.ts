@@ -51,12 +51,14 @@ describe("generated OpenAPI document", () => {
   });
 
   it("declares the bearer scheme and marks exactly the SPEC §5 public routes security: []", () => {
-    expect(doc.components.securitySchemes).toMatchObject({ bearer: { type: "http", scheme: "bearer" } });
+    expect(doc.components.securitySchemes).toMatchObject({ bearer: { type: "http", scheme: "bearer" }, standardWebhooks: { type: "apiKey", in: "header", name: "webhook-signature" } });
     const open: string[] = [];
     for (const [path, ops] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) {
         if (op.security!.length === 0) open.push(`${method.toUpperCase()} ${path}`);
-        else expect(op.security).toEqual([{ bearer: [] }]);
+        // SPEC §5 item 8: the inbound channel webhooks are signed, not bearer-authenticated.
+        else if (path.startsWith("/webhooks/channel/")) expect(op.security, path).toEqual([{ standardWebhooks: [] }]);
+        else expect(op.security, path).toEqual([{ bearer: [] }]);
       }
     }
     expect(open.sort()).toEqual([...PUBLIC_ROUTES].sort());

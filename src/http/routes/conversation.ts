@@ -72,6 +72,8 @@ const ingest = createRoute({
 /** Registers `POST /ingest/conversation`. */
 export function conversationRoutes(app: Hono, memory: Memory): void {
   const r = apiRouter();
+  // The turns field is documented by reference (its values are checked by the domain validator), so the schema is registered by name.
+  r.openAPIRegistry.register("ConversationTurn", Turn);
   r.openapi(ingest, async (c) => c.json(await memory.ingestConversation(c.req.valid("json")), 200));
   app.route("/", r);
 }
