@@ -13,7 +13,8 @@ export const DEFAULT_BODY_TYPES: readonly string[] = ["application/json"];
 /** Routes whose bodies are not (only) JSON; none of these types is one a browser sends cross-site unpreflighted. */
 export const BODY_TYPES: Readonly<Record<string, readonly string[]>> = Object.freeze({
   // SPEC §8: the raw domain snapshot, up to 1 GiB.
-  "POST /domains/:name/import": ["application/octet-stream", "application/json"],
+  // Binary only: a JSON-typed body would be read whole by the guard's well-formedness check before the route streams it.
+  "POST /domains/:name/import": ["application/octet-stream"],
   // SPEC §4.2: `?format=ump-md` carries the markdown projection as the body.
   "POST /ingest": ["application/json", "text/markdown"],
 });

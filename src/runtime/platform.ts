@@ -201,7 +201,13 @@ export async function serveFetch(
       const a = server.address();
       resolve({
         port: typeof a === "object" && a !== null ? a.port : opts.port,
-        close: () => new Promise<void>((r) => server.close(() => r())),
+        // Stop accepting, drop idle keep-alive sockets now and any still busy after a 1 s grace: a browser's pooled
+        // connection must not hold a shutdown open (the clean-shutdown stamp and WAL checkpoint come after it).
+        close: () => new Promise<void>((r) => {
+          server.close(() => r());
+          server.closeIdleConnections();
+          setTimeout(() => server.closeAllConnections(), 1000).unref();
+        }),
       });
     });
   });

@@ -58,9 +58,13 @@ describe("body limit and deadline (SPEC §7, §8)", () => {
     expect(vac.status).toBe(413);
     expect(await vac.text()).toBe("");
     // The real import route (issue 14) reads all 3 MiB past the guard: it refuses them as a snapshot, not as a size.
-    const imp = await t.req("POST", "/domains/snap/import", big);
+    const imp = await t.req("POST", "/domains/snap/import", big, { "content-type": "application/octet-stream" });
     expect(imp.status).toBe(400);
     expect((await imp.json()).error.code).toBe("snapshot_invalid");
+    // The snapshot is binary: a JSON-typed body is refused before anything reads it (it once answered 500).
+    const asJson = await t.req("POST", "/domains/snap/import", big);
+    expect(asJson.status).toBe(415);
+    expect((await asJson.json()).error.code).toBe("unsupported_media_type");
   });
 
   it("turns a request past its deadline into 503 deadline_exceeded and counts it as a pool timeout", async () => {
