@@ -29,7 +29,7 @@ export interface SignalEnvelope {
 export interface SignalBackend {
   /** The linked account number, or null when no account is linked. */
   linkedAccount(): Promise<string | null>;
-  call(method: string, params: Record<string, unknown>): Promise<unknown>;
+  call(method: string, params: Record<string, unknown>, timeoutMs?: number): Promise<unknown>;
   /** Streams receive notifications until `signal` aborts. */
   events(signal: AbortSignal): AsyncIterable<{ envelope?: SignalEnvelope; account?: string }>;
 }
@@ -39,14 +39,14 @@ export class SignalCli implements SignalBackend {
   private nextId = 1;
   constructor(private readonly rpcUrl: string, private readonly account: string | null) {}
 
-  async call(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
+  async call(method: string, params: Record<string, unknown> = {}, timeoutMs = CLIENT_TIMEOUT_MS): Promise<unknown> {
     const p = this.account && method !== "listAccounts" && method !== "startLink" && method !== "finishLink" ? { account: this.account, ...params } : params;
     const res = await fetch(new URL("/api/v1/rpc", this.rpcUrl), {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ jsonrpc: "2.0", method, params: p, id: this.nextId++ }),
       redirect: "error",
-      signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
+      signal: AbortSignal.timeout(timeoutMs),
     });
     if (!res.ok) throw new SignalCliError(-32000, `signal-cli answered HTTP ${res.status}`);
     const body = await res.json() as { result?: unknown; error?: { code?: number; message?: string } };

@@ -61,6 +61,12 @@ export async function startFakeSignalCli(accounts: string[] = ["+15550001234"]):
         case "sendReaction":
           if (fake.failSends) return reply({ error: { code: -1, message: "Failed to send message" } });
           return reply({ result: { timestamp: ++ts, results: [{ type: "SUCCESS" }] } });
+        case "startLink":
+          return reply({ result: { deviceLinkUri: "sgnl://linkdevice?uuid=fake-provisioning-id&pub_key=BQ" } });
+        case "finishLink":
+          if (params.deviceLinkUri !== "sgnl://linkdevice?uuid=fake-provisioning-id&pub_key=BQ") return reply({ error: { code: -1, message: "unknown link" } });
+          fake.accounts = ["+15550001234"];
+          return reply({ result: { number: "+15550001234" } });
         case "sendTyping":
           return reply({ result: {} });
         default:
