@@ -99,9 +99,9 @@ describe("cairn-gateway processes", () => {
 
     const SENDER = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
     const json = { "content-type": "application/json" };
-    const run = await (await fetch(`${base}/workflow/runs`, { method: "POST", headers: json, body: JSON.stringify({ state_json: { origin: "operator", channel: { kind: "signal", conversation_ref: SENDER } } }) })).json();
-    expect(run.id ?? run.run_id).toBeGreaterThan(0);
-    const runId = run.id ?? run.run_id;
+    const run = await (await fetch(`${base}/workflow/runs`, { method: "POST", headers: json, body: JSON.stringify({ state_json: { case_ref: "crm:zendesk:acme:77", origin: "operator", channel: { kind: "signal", conversation_ref: SENDER } } }) })).json();
+    const runId = run.run.id;
+    expect(runId).toBeGreaterThan(0);
     // The gateway follows signal-cli's event stream; wait until it subscribed, then a message arrives.
     await until("inbound note", async () => {
       fake!.push({ envelope: { sourceUuid: SENDER, timestamp: 1_750_000_000_000, dataMessage: { timestamp: 1_750_000_000_000, message: "My router keeps dropping" } } });
