@@ -158,3 +158,27 @@ describe("recipient cache", () => {
     expect(c.get("+19999999999")).toBeUndefined();
   });
 });
+
+describe("send gate and outbound client", () => {
+  it("max_sends_per_second bounds in-flight sends", async () => {
+    const gate = new SendGate(2);
+    let active = 0;
+    let peak = 0;
+    await Promise.all(Array.from({ length: 7 }, () => gate.run(async () => {
+      peak = Math.max(peak, ++active);
+      await new Promise((r) => setTimeout(r, 10));
+      active--;
+    })));
+    expect(peak).toBe(2);
+  });
+
+  it("the signal-cli client refuses redirects", async () => {
+    const { createServer } = await import("node:http");
+    const s = createServer((_q, r) => r.writeHead(307, { location: fake.url + "/api/v1/rpc" }).end());
+    await new Promise<void>((r) => s.listen(0, "127.0.0.1", () => r()));
+    const port = (s.address() as { port: number }).port;
+    await expect(new SignalCli(`http://127.0.0.1:${port}`, null).call("listAccounts")).rejects.toThrow();
+    expect(fake.calls).toEqual([]);
+    await new Promise((r) => s.close(() => r(undefined)));
+  });
+});
