@@ -1,0 +1,117 @@
+/**
+ * The gateway's side of the service contract (SPEC §4.11, §4.13, §6;
+ * src/workflow/README.md "Channels"): inbound direct text messages are
+ * Standard-Webhooks signed to `POST /webhooks/channel/signal`; the drain
+ * crank claims approved replies from `…/drain` and sends them (at least once
+ * with a loud edge: a send failing after the service marked the row delivered
+ * is logged at error level and not retried); mount registration posts the
+ * bridge config digest, 5 attempts with linear backoff. Only the HMAC secret
+ * is held toward the service, never a service token (SPEC §5 item 10).
+ */
+import { signWebhook } from "../outbound/webhook-signature.ts";
+import type { GatewayLog } from "./app.ts";
+import { sha256Hex } from "./config.ts";
+import type { SendGate } from "./limits.ts";
+import { CLIENT_TIMEOUT_MS, type SignalBackend, type SignalEnvelope } from "./signal-cli.ts";
+
+export interface ServiceLinkDeps {
+  baseUrl: string;
+  webhookSecret: string;
+  signal: SignalBackend;
+  sends: SendGate;
+  log: GatewayLog;
+  now?: () => number;
+}
+
+/** The kernel projection of a receive envelope, or null when it is not a direct text message (SPEC §4.13). */
+export function projectInbound(env: SignalEnvelope | undefined): { conversation_ref: string; text: string; external_id: string } | null {
+  const dm = env?.dataMessage;
+  if (!env || !dm || typeof dm.message !== "string" || dm.message === "") return null;
+  if (dm.groupInfo || dm.groupV2) return null; // only direct messages: no group id
+  const sender = env.sourceUuid ?? env.sourceNumber ?? env.source;
+  const ts = env.timestamp ?? dm.timestamp;
+  if (typeof sender !== "string" || sender === "" || typeof ts !== "number") return null;
+  return { conversation_ref: sender, text: dm.message, external_id: `${sender}:${ts}` };
+}
+
+async function signedPost(d: ServiceLinkDeps, path: string, body: string, id: string): Promise<Response> {
+  const ts = Math.floor((d.now?.() ?? Date.now()) / 1000);
+  return await fetch(d.baseUrl + path, {
+    method: "POST",
+    headers: { "content-type": "application/json", "webhook-id": id, "webhook-timestamp": String(ts), "webhook-signature": await signWebhook(d.webhookSecret, id, ts, body) },
+    body,
+    redirect: "error",
+    signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
+  });
+}
+
+/** Forwards one receive notification; returns the service's status, or null when the message is not forwarded. */
+export async function forwardInbound(d: ServiceLinkDeps, env: SignalEnvelope | undefined): Promise<string | null> {
+  const envelope = projectInbound(env);
+  if (!envelope) return null;
+  // The webhook id derives from external_id: a redelivered message is refused by the service, not filed twice.
+  const id = "msg_" + (await sha256Hex(envelope.external_id)).slice(0, 32);
+  const res = await signedPost(d, "/webhooks/channel/signal", JSON.stringify({ envelope }), id);
+  const out = await res.json().catch(() => ({})) as { status?: string; error?: { code?: string } };
+  if (!res.ok) {
+    d.log(res.status === 409 ? "info" : "error", "inbound message not filed", { status: res.status, code: out.error?.code });
+    return null;
+  }
+  return out.status ?? null;
+}
+
+/** One turn of the drain crank: claims approved replies and sends each; returns how many went out. */
+export async function drainOnce(d: ServiceLinkDeps): Promise<{ claimed: number; sent: number }> {
+  const res = await signedPost(d, "/webhooks/channel/signal/drain", "{}", "drain_" + crypto.randomUUID());
+  if (!res.ok) {
+    d.log("error", "drain refused by the service", { status: res.status });
+    return { claimed: 0, sent: 0 };
+  }
+  const { envelopes } = await res.json() as { envelopes: { id: number; run_id: number; conversation_ref: string; text: string }[] };
+  let sent = 0;
+  await Promise.all(envelopes.map(async (e) => {
+    try {
+      await d.sends.run(() => d.signal.call("send", { recipient: [e.conversation_ref], message: e.text }));
+      sent++;
+    } catch (err) {
+      // SPEC §6 loud edge: the service already marked the row delivered; it is not retried.
+      d.log("error", "reply lost: send failed after the service marked it delivered (not retried)", { envelope_id: e.id, run_id: e.run_id, error: err instanceof Error ? err.message : String(err) });
+    }
+  }));
+  return { claimed: envelopes.length, sent };
+}
+
+/** Registers the mount (SPEC §8: 5 attempts, linear backoff); throws a clear error after the last. */
+export async function registerMount(d: ServiceLinkDeps & { bridgeConfigSha256: string; backoffMs?: number; sleep?: (ms: number) => Promise<void> }): Promise<{ mount_id: number }> {
+  const sleep = d.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const body = JSON.stringify({ plugin: "cairn-gateway", kind: "signal", evidence: { bridge_config_sha256: d.bridgeConfigSha256 } });
+  let last = "";
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    try {
+      const res = await fetch(d.baseUrl + "/workflow/plugins/mount", { method: "POST", headers: { "content-type": "application/json" }, body, redirect: "error", signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS) });
+      const out = await res.json().catch(() => ({})) as { mount_id?: number; error?: { code?: string } };
+      if (res.ok && typeof out.mount_id === "number") return { mount_id: out.mount_id };
+      last = `HTTP ${res.status}${out.error?.code ? ` ${out.error.code}` : ""}`;
+    } catch (e) {
+      last = e instanceof Error ? e.message : String(e);
+    }
+    d.log("warn", "mount registration failed", { attempt, reason: last });
+    if (attempt < 5) await sleep((d.backoffMs ?? 1000) * attempt);
+  }
+  throw new Error(`mount registration failed after 5 attempts (${last}): check service.base_url, that the service runs with CAIRN_CHANNEL_BRIDGE_CONFIG naming the same bridge config, and that it accepts this gateway`);
+}
+
+/** Follows signal-cli's receive stream and forwards each message until `signal` aborts; reconnects after 1 s. */
+export async function followInbound(d: ServiceLinkDeps, signal: AbortSignal): Promise<void> {
+  while (!signal.aborted) {
+    try {
+      for await (const ev of d.signal.events(signal)) {
+        await forwardInbound(d, ev.envelope).catch((e) => d.log("error", "inbound forward failed", { error: e instanceof Error ? e.message : String(e) }));
+      }
+    } catch (e) {
+      if (signal.aborted) return;
+      d.log("warn", "signal-cli event stream lost; reconnecting", { error: e instanceof Error ? e.message : String(e) });
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Issue 18 "Done means": real processes on loopback — a Cairn server (`bin/cairn.mjs serve`), the gateway
+ * (`bin/cairn-gateway.mjs serve`) and the fake signal-cli (a loopback server in the test process). A message
+ * arrives, becomes a case note on the service, a human approves a reply, the drain sends it through the fake.
+ * Also: the bin refuses a group-readable config and a remote bind, and `link` prints the QR code.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { chmodSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join, resolve } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "../_helpers/memory.ts";
+import { BRIDGE_TEXT, WEBHOOK_SECRET } from "../workflow/_setup.ts";
+import { type FakeSignalCli, startFakeSignalCli } from "./fake-signal-cli.ts";
+
+const root = resolve(new URL("../..", import.meta.url).pathname);
+const children: ChildProcess[] = [];
+let fake: FakeSignalCli | undefined;
+afterEach(async () => {
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+  await fake?.close();
+  fake = undefined;
+});
+
+const ownerOnly = (p: string, text: string, mode = 0o600) => (writeFileSync(p, text), chmodSync(p, mode), p);
+async function freePort(): Promise<number> {
+  return await new Promise((res) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => res(port));
+    });
+  });
+}
+function start(bin: string, args: string[], env: Record<string, string> = {}): { proc: ChildProcess; out: () => string; exit: Promise<number> } {
+  const proc = spawn("node", [join(root, "bin", bin), ...args], { cwd: root, env: { ...process.env, CAIRN_RUN_SOURCE: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(proc);
+  let out = "";
+  proc.stdout!.on("data", (d) => (out += String(d)));
+  proc.stderr!.on("data", (d) => (out += String(d)));
+  return { proc, out: () => out, exit: new Promise((r) => proc.once("exit", (code) => r(code ?? -1))) };
+}
+async function until<T>(what: string, fn: () => Promise<T | undefined>, out: () => string, ms = 60_000): Promise<T> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const v = await fn().catch(() => undefined);
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${what} did not happen: ${out()}`);
+}
+function gatewayConfig(dir: string, o: { servicePort: number; rpcUrl: string; port?: number; server?: Record<string, unknown> }, mode = 0o600): string {
+  return ownerOnly(join(dir, "gateway.json"), JSON.stringify({
+    server: { bind: "127.0.0.1", port: o.port ?? 0, ...o.server },
+    signal_cli: { rpc_url: o.rpcUrl },
+    service: { base_url: `http://127.0.0.1:${o.servicePort}`, webhook_secret_file: ownerOnly(join(dir, "gw.secret"), WEBHOOK_SECRET) },
+    bridge_config_path: ownerOnly(join(dir, "gw-bridge.signal.json"), BRIDGE_TEXT),
+    drain_interval_secs: 5,
+  }), mode);
+}
+
+describe("cairn-gateway processes", () => {
+  it("refuses a group-readable config and a non-loopback bind without SIGNAL_GATEWAY_ALLOW_REMOTE=1", async () => {
+    const dir = tempDir();
+    const bad = start("cairn-gateway.mjs", ["serve", "--config", gatewayConfig(dir, { servicePort: 1, rpcUrl: "http://127.0.0.1:1" }, 0o640)]);
+    expect(await bad.exit).toBe(1);
+    expect(bad.out()).toMatch(/config refused: gateway config: the file must be owner-only/);
+    const remote = start("cairn-gateway.mjs", ["serve", "--config", gatewayConfig(dir, { servicePort: 1, rpcUrl: "http://127.0.0.1:1", server: { bind: "0.0.0.0", auth_token: "t" } })]);
+    expect(await remote.exit).toBe(1);
+    expect(remote.out()).toMatch(/SIGNAL_GATEWAY_ALLOW_REMOTE=1/);
+  }, 60_000);
+
+  it("link prints the sgnl:// URI as a terminal QR code and finishes the link", async () => {
+    fake = await startFakeSignalCli([]);
+    const dir = tempDir();
+    const link = start("cairn-gateway.mjs", ["link", "--config", gatewayConfig(dir, { servicePort: 1, rpcUrl: fake.url }), "--device-name", "cairn-test"]);
+    expect(await link.exit).toBe(0);
+    expect(link.out()).toContain("sgnl://linkdevice?uuid=fake-provisioning-id");
+    expect(link.out()).toMatch(/[▀▄█]{10}/);
+    expect(fake.calls.find((c) => c.method === "finishLink")?.params).toMatchObject({ deviceName: "cairn-test" });
+  }, 60_000);
+
+  it("end to end: inbound message → case note; approved reply → drained and sent through signal-cli", async () => {
+    fake = await startFakeSignalCli();
+    const dir = tempDir();
+    const servicePort = await freePort();
+    const svc = start("cairn.mjs", ["serve"], {
+      BIND_PORT: String(servicePort), CAIRN_DB_PATH: join(dir, "cairn.db"), CAIRN_EMBED_KIND: "none",
+      CAIRN_CHANNEL_WEBHOOK_SECRET_FILE: ownerOnly(join(dir, "channel.secret"), WEBHOOK_SECRET),
+      CAIRN_CHANNEL_BRIDGE_CONFIG: ownerOnly(join(dir, "bridge.signal.json"), BRIDGE_TEXT),
+    });
+    const base = `http://127.0.0.1:${servicePort}`;
+    await until("service start", async () => (await fetch(`${base}/health`)).ok || undefined, svc.out);
+    const gwPort = await freePort();
+    const gw = start("cairn-gateway.mjs", ["serve", "--config", gatewayConfig(dir, { servicePort, rpcUrl: fake.url, port: gwPort })]);
+    const health = await until("gateway start", async () => (await fetch(`http://127.0.0.1:${gwPort}/v1/health`)).json(), gw.out);
+    expect(health).toEqual({ status: "ok", version: "1.0.0" });
+    expect(gw.out()).toContain("mounted on the service");
+
+    const SENDER = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
+    const json = { "content-type": "application/json" };
+    const run = await (await fetch(`${base}/workflow/runs`, { method: "POST", headers: json, body: JSON.stringify({ state_json: { case_ref: "crm:zendesk:acme:77", origin: "operator", channel: { kind: "signal", conversation_ref: SENDER } } }) })).json();
+    const runId = run.run.id;
+    expect(runId).toBeGreaterThan(0);
+    // The gateway follows signal-cli's event stream; wait until it subscribed, then a message arrives.
+    await until("inbound note", async () => {
+      fake!.push({ envelope: { sourceUuid: SENDER, timestamp: 1_750_000_000_000, dataMessage: { timestamp: 1_750_000_000_000, message: "My router keeps dropping" } } });
+      await new Promise((r) => setTimeout(r, 300));
+      const doc = await (await fetch(`${base}/workflow/runs/${runId}`)).text();
+      return doc.includes("My router keeps dropping") ? doc : undefined;
+    }, gw.out);
+
+    const draft = await (await fetch(`${base}/workflow/runs/${runId}/channel-out`, { method: "POST", headers: json, body: JSON.stringify({ text: "Please restart the router." }) })).json();
+    const prop = await (await fetch(`${base}/proposals/${draft.proposal_id}`)).json();
+    const approved = await fetch(`${base}/proposals/${draft.proposal_id}/approve?digest=${prop.content_digest ?? prop.proposal?.content_digest}`, { method: "POST" });
+    expect(approved.status).toBe(200);
+    const sent = await until("drained send", async () => fake!.calls.find((c) => c.method === "send"), gw.out, 30_000);
+    expect(sent.params).toEqual({ recipient: [SENDER], message: "Please restart the router." });
+  }, 120_000);
+});
