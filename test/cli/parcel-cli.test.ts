@@ -1,26 +1,12 @@
 /** `cairn parcel export | import | ledger` as a user runs them (SPEC §4.12): real processes, real keys, real database files. */
-import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { promisify } from "node:util";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config/parse-config.ts";
 import { openMemory } from "../../src/memory.ts";
 import { tempDir } from "../_helpers/memory.ts";
+import { cairn, lastLine } from "../_helpers/cli.ts";
 
-const run = promisify(execFile);
-const root = resolve(new URL("../..", import.meta.url).pathname);
-
-async function cairn(args: string[], env: Record<string, string>) {
-  try {
-    const r = await run("node", [join(root, "bin", "cairn.mjs"), ...args], { cwd: root, env: { ...process.env, CAIRN_EMBED_KIND: "none", ...env }, timeout: 60_000 });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-  }
-}
-const lastLine = (s: string) => s.trim().split("\n").pop()!;
 
 describe("cairn parcel", { timeout: 600_000 }, () => {
   it("export, import and ledger between two stores; refusals exit non-zero naming the reason in one line", async () => {

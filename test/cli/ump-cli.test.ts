@@ -3,28 +3,14 @@
  * them (SPEC §4.12, §5 items 5–7): real processes, a real key directory, a
  * real database file.
  */
-import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { promisify } from "node:util";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { verifyToken } from "../../src/ump/capability-token.ts";
 import { parseUmpMarkdown } from "../../src/ump/file-projection.ts";
 import { tempDir } from "../_helpers/memory.ts";
+import { cairn, lastLine } from "../_helpers/cli.ts";
 
-const run = promisify(execFile);
-const root = resolve(new URL("../..", import.meta.url).pathname);
-
-async function cairn(args: string[], env: Record<string, string>) {
-  try {
-    const r = await run("node", [join(root, "bin", "cairn.mjs"), ...args], { cwd: root, env: { ...process.env, CAIRN_EMBED_KIND: "none", ...env }, timeout: 60_000 });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-  }
-}
-const lastLine = (s: string) => s.trim().split("\n").pop()!;
 
 describe("cairn ump", { timeout: 300_000 }, () => {
   it("keygen, token, revoke, import and export work end to end", async () => {
