@@ -13,6 +13,8 @@ export interface IndexHooks {
   removed(id: number): void;
   /** Called after a stored chunk's labels changed (e.g. released from quarantine). */
   changed?(chunk: Chunk): void;
+  /** Called after a bulk write (a domain snapshot import) committed rows beside the chunks it announced one by one. */
+  caughtUp?(): Promise<void>;
 }
 
 /** What a transaction hook hears about one change. */

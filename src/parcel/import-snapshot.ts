@@ -210,4 +210,6 @@ async function announce(d: ParcelDeps, ids: number[], delta: GraphDelta): Promis
       for (const h of d.ctx.indexHooks) h.added(c, v);
     }
   }
+  // UMP records came in beside their chunks: the UMP index learns of them now, not at the next boot.
+  for (const h of d.ctx.indexHooks) await h.caughtUp?.();
 }

@@ -9,6 +9,7 @@
  * commit in one transaction; a version already superseded answers 409.
  */
 import { MemoryError } from "../core/errors.ts";
+import { getChunks } from "../store/chunks.ts";
 import { getUmpRow } from "../store/ump-records.ts";
 import { checkOwner, requireRead, requireVerb, type UmpActor } from "./actor.ts";
 import { assertIntact, loadRecord, parseRecordId } from "./load-record.ts";
@@ -80,8 +81,10 @@ export async function revise(d: UmpDeps, actor: UmpActor, raw: unknown): Promise
     ...old, time: { ...old.time, valid_to: new Date(until).toISOString() },
     superseded_by: [...(old.superseded_by ?? []), sealedNew.id],
   }, seed, d.didOf);
+  // The new version stays in the domain of the version it replaces (a revise never moves a fact out of its domain).
+  const domain = (await getChunks(d.db.client, [row.chunkId]))[0]?.domain;
   const out = await storeRecord(d, sealedNew, {
-    source: "memory", action: "ump_revise", actor: actor.subject, alsoUpdate: [retired],
+    source: "memory", action: "ump_revise", actor: actor.subject, alsoUpdate: [retired], ...(domain ? { domain } : {}),
     guard: async (tx) => {
       const current = await getUmpRow(tx, oldId);
       if (!current || current.status === "tombstoned") throw new MemoryError("not_found", "record not found", { id: oldId });

@@ -37,6 +37,8 @@ export interface StoreOptions {
   /** Refuses to attach when this returns a reason (checked inside the transaction). */
   guard?: (tx: Exec) => Promise<void>;
   actor?: string;
+  /** Domain of the chunk (default `global`): a revise keeps the domain of the version it replaces. */
+  domain?: string;
   /** Chunk state carried by an imported record (`x-cairn`, issue 22 item 2): labels, metadata, graph rows, file links. */
   carry?: Carry;
 }
@@ -51,7 +53,7 @@ export async function storeRecord(d: UmpDeps, record: UmpRecord, o: StoreOptions
   if (existing) return { id: existing.id, result: "merged", chunkId: existing.chunkId, flagged: false };
   const text = record.body.text;
   const chunk: NewChunk = {
-    content: text, domain: GLOBAL_DOMAIN, contentHash: await xxh3Hex(text), source: o.source,
+    content: text, domain: o.domain ?? GLOBAL_DOMAIN, contentHash: await xxh3Hex(text), source: o.source,
     origin: ORIGIN[record.provenance?.actor_kind ?? "agent"] ?? "agent", confidence: record.lifecycle?.confidence ?? 1, flagged: false,
     createdAt: record.time.created,
   };

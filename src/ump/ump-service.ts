@@ -27,7 +27,7 @@ import { revise, type ReviseResult } from "./revise.ts";
 import type { UmpRecord } from "./types.ts";
 import { sweepRetention } from "./sweep-retention.ts";
 import type { UmpDeps } from "./ump-deps.ts";
-import { isLive, loadUmpIndex, umpTemporalFilter } from "./ump-index.ts";
+import { catchUpUmpIndex, isLive, loadUmpIndex, umpTemporalFilter } from "./ump-index.ts";
 import { materializeAllChunks } from "./export-records.ts";
 import type { TemporalFilter } from "../recall/ports.ts";
 import { umpObject } from "./_fields.ts";
@@ -99,7 +99,7 @@ export async function createUmpService(base: Omit<UmpDeps, "index" | "events" | 
       await deleteUmpRowsOfChunk(tx, ev.chunkId);
       await unlinkChunkFromSources(tx, ev.chunkId);
     },
-    indexHooks: { added: () => {}, removed: (id) => d.index.removeChunk(id) },
+    indexHooks: { added: () => {}, removed: (id) => d.index.removeChunk(id), caughtUp: () => catchUpUmpIndex(d.db, d.index) },
     operatorDid: async () => {
       const seed = await d.keys();
       return seed ? d.didOf(seed) : undefined;

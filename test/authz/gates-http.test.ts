@@ -117,6 +117,36 @@ describe("refusals and the roleless posture over HTTP", () => {
     expect((await t.req("DELETE", "/domains/work?confirm=work", undefined, workAdmin)).status).toBe(200);
   });
 
+  it("scopes parcel export and import to the admin of the body's domain (SPEC §4.10)", async () => {
+    const seed = generateSeed();
+    const dir = tempDir();
+    const p = join(dir, "hs");
+    writeFileSync(p, HS);
+    chmodSync(p, 0o600);
+    t = await openTestMemory({ CAIRN_JWT_SECRET_FILE: p }, { umpKey: () => seed }, dir);
+    const as = (roles: string[]) => ({ authorization: `Bearer ${signJwt("HS256", { sub: "alice@example.org", tenant: "acme", exp: nowS() + 600, roles }, HS)}` });
+    for (const name of ["work", "home"]) await t.req("POST", "/domains", { name }, as(["admin"]));
+    await t.req("POST", "/ingest", { domain: "work", title: "Pager", content: "The pager rotation changes every Monday." }, as(["admin"]));
+    const workAdmin = as(["admin:work"]);
+    const out = await t.req("POST", "/parcels/export", { domain: "work" }, workAdmin);
+    expect(out.status).toBe(200);
+    const { parcel } = await out.json();
+    expect(parcel.signed_by).toBe(didFromSeed(seed));
+    const refused = await t.req("POST", "/parcels/export", { domain: "home" }, workAdmin);
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).error.code).toBe("forbidden");
+    for (const roles of [["reader"], ["writer"], ["agent"]]) {
+      expect((await t.req("POST", "/parcels/export", { domain: "work" }, as(roles))).status).toBe(403);
+    }
+    const body = { expected_signer: parcel.signed_by, parcel };
+    expect((await t.req("POST", "/parcels/import", { ...body, domain: "home" }, workAdmin)).status).toBe(403);
+    const home = await t.req("POST", "/parcels/import", { ...body, domain: "home" }, as(["admin:home"]));
+    expect(home.status).toBe(200);
+    expect(await home.json()).toMatchObject({ received: 1, duplicate: 1 });
+    // The ledger is readable by a reader.
+    expect((await t.req("GET", "/parcels?domain=work", undefined, as(["reader"]))).status).toBe(200);
+  });
+
   it("refuses the agent role on a workflow surface and admits a workflow operator", async () => {
     const m = await jwtMemory();
     t = m.t;

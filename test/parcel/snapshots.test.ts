@@ -104,6 +104,25 @@ describe("domain snapshot import (SPEC §4.5)", () => {
     expect(lines((await exportBytes(b, "copy")).bytes).at(-1).counts).toEqual(lines(bytes).at(-1).counts);
   });
 
+  it("UMP records come in with their chunks: a revised fact stays superseded on the importing server without a restart", async () => {
+    const a = await server();
+    await a.req("POST", "/domains", { name: "work" });
+    await a.req("POST", "/ingest", { domain: "work", title: "staging db", content: "The staging database lives in eu-west-1" });
+    const old = JSON.parse(await (await a.req("GET", "/export?format=ump")).text()).records[0];
+    const rev = await (await a.req("POST", "/ump/revise", { id: old.id, patch: { body: { text: "The staging database moved to eu-central-1" } } })).json();
+    expect(rev.supersedes).toEqual([old.id]);
+    const contents = async (m: TestMemory, domain: string) =>
+      (await (await m.req("POST", "/recall", { query: "staging database", domain, limit: 5 })).json()).hits.map((h: { content: string }) => h.content);
+    expect(await contents(a, "work")).toEqual(["The staging database moved to eu-central-1"]);
+    const b = await server();
+    const res = await importBytes(b, "work", (await exportBytes(a, "work")).bytes);
+    expect(await res.json()).toMatchObject({ imported: { chunk: 2, ump_record: 2 } });
+    // The superseded version is not current recall on B either, and the current one is served at once.
+    expect(await contents(b, "work")).toEqual(["The staging database moved to eu-central-1"]);
+    const ump = await (await b.req("POST", "/ump/recall", { query: "staging database", limit: 5 })).json();
+    expect(ump.results.map((r: { record: { id: string } }) => r.record.id)).toEqual([rev.id]);
+  });
+
   it("refuses an existing target (409 domain_exists) and global (400 domain_protected)", async () => {
     const a = await seeded();
     const { bytes } = await exportBytes(a, "work");

@@ -49,6 +49,16 @@ describe("revise (bi-temporal supersede)", () => {
     expect(legacy.hits.map((h: { content: string }) => h.content)).toEqual(["The staging database moved to eu-central-1"]);
   });
 
+  it("the new version stays in the domain of the record it revises", async () => {
+    const m = (t = await openTestMemory());
+    await m.req("POST", "/domains", { name: "work" });
+    await m.req("POST", "/ingest", { domain: "work", title: "staging db", content: "The staging database lives in eu-west-1" });
+    const old = JSON.parse(await (await m.req("GET", "/export?format=ump")).text()).records[0];
+    await json(m.req("POST", "/ump/revise", { id: old.id, patch: { body: { text: "The staging database moved to eu-central-1" } } }));
+    const inWork = await json(m.req("POST", "/recall", { query: "staging database", domain: "work" }));
+    expect(inWork.hits.map((h: { content: string; domain?: string }) => h.content)).toEqual(["The staging database moved to eu-central-1"]);
+  });
+
   it("revising a superseded version is a 409 conflict; patching fixed members is invalid_record", async () => {
     const m = (t = await openTestMemory());
     const a = await json(m.req("POST", "/ump/remember", rec("first wording of a fact")));
