@@ -88,6 +88,7 @@ const verify = createRoute({
 });
 const promote = createRoute({
   method: "post", path: "/workflow/claims/{id}/promote", operationId: "promoteClaim", summary: "Always refused: 403 promotion_disabled", tags: TAGS, security: BEARER,
+  "x-cairn-never-succeeds": true,
   "x-cairn-choice": "403 promotion_disabled for every authenticated actor (any role, the agent and roleless principals included), every write posture, any id and any body; a compile-time constant with no switch (src/claims/promote.ts)",
   request: { params: IdParam },
   responses: { ...errorResponses(401, 403) },
