@@ -54,6 +54,11 @@ import { createDidCache } from "./ump/operator-did.ts";
 // --- workflow (issue 16) ---
 import { loadBridgeDigests } from "./workflow/bridge-config.ts";
 import { createWorkflowService, type WorkflowService } from "./workflow/workflow-service.ts";
+// --- claims loop and the model-provider lane (issue 17) ---
+import { createClaimService, type ClaimService } from "./claims/claim-service.ts";
+import { createOutboundClient } from "./outbound/outbound-client.ts";
+import { loadProviderKey } from "./provider/provider-key.ts";
+import { createProviderService, type ProviderService } from "./provider/provider-service.ts";
 
 /** What the runtime provides (STYLE rule 5: runtime code stays in src/runtime/). */
 export interface MemoryPorts {
@@ -150,6 +155,10 @@ export interface Memory {
   readonly parcels: ParcelService;
   /** Case governance: governed runs, case envelopes, channels and the drain (SPEC §2.11, §4.11, §6; src/workflow/README.md). */
   readonly workflow: WorkflowService;
+  /** The claims loop: claim schemas, claims, verify; promotion is always refused (SPEC §2.12, §3, §4.11; src/claims/README.md). */
+  readonly claims: ClaimService;
+  /** The opt-in model-provider lane, governed workflow only (SPEC §1 item 3; src/provider/README.md). */
+  readonly provider: ProviderService;
   /** Registers an index kept in step with writes. */
   addIndexHooks(h: IndexHooks): void;
   /** Registers an in-transaction hook (audit rows). */
@@ -161,6 +170,7 @@ export interface Memory {
 export async function openMemory(config: Config, ports: MemoryPorts): Promise<Memory> {
   // Secret files are read (and their modes checked) before anything opens: a bad one refuses boot (issue 8).
   const secrets = await loadSecrets(config, ports.readSecretFile);
+  const providerKey = await loadProviderKey(config.provider, ports.readSecretFile);
   const db = await openStore(config.dbUrl ? { url: config.dbUrl, authToken: config.dbAuthToken } : { path: config.dbPath, durability: config.durability });
   const bridgeDigests = await loadBridgeDigests(config.workflow.bridgeConfigFiles, ports.readSecretFile);
   const clock = ports.clock ?? (() => new Date());
@@ -275,6 +285,24 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     return out;
   };
   // --- end workflow ---
+  // --- claims loop and the model-provider lane (issue 17): the lane is never wired into recall ---
+  const claims = createClaimService({ db, audit, clock });
+  const pc = config.provider;
+  const provider = createProviderService({
+    chat: pc && providerKey !== undefined
+      ? {
+        endpoint: pc.endpoint, key: providerKey, model: pc.model, name: pc.name, maxTokens: pc.maxTokens, meter: security.metrics,
+        client: createOutboundClient({
+          allowedOrigins: [new URL(pc.endpoint).origin], resolve: ports.resolveHost ?? (() => Promise.resolve([])),
+          allowLoopback: config.outbound.allowLoopback, timeoutMs: pc.timeoutMs,
+        }),
+      }
+      : undefined,
+    getRun: (id) => workflow.getRun(id, { piiRead: false }),
+    fileProposal: (p) => review.file(p),
+  });
+  healthDeps.sections.push(() => ({ provider_lane: provider.enabled ? "on" : "off" }));
+  // --- end claims and provider ---
   let closed = false;
   let serving: ShutdownStamp | undefined;
   const pid = ports.pid ?? 0;
@@ -282,7 +310,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const shutdownReport = async () => describeShutdown(await readShutdownStamp(db.client), alive);
   healthDeps.sections.push(async () => ({ shutdown: await shutdownReport(), durability_setting: config.durability }));
   return {
-    config, db, write, domains, audit, ump, sources, parcels, workflow,
+    config, db, write, domains, audit, ump, sources, parcels, workflow, claims, provider,
     ingest: (body) => ingestStructured(write, body),
     ingestBatch: (body) => ingestBatch(write, body),
     ingestMarkdown: (body, opts) => ingestMarkdown(write, body, { ...opts, graph: markdownGraph }),

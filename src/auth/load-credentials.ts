@@ -74,7 +74,8 @@ async function readNonEmpty(read: ReadSecretFile, name: string, path: string): P
   return file.text;
 }
 
-async function readOwnerOnly(read: ReadSecretFile, name: string, path: string): Promise<string> {
+/** Reads an owner-only secret file (mode 0600 or stricter), trimmed; ConfigError naming the variable otherwise. */
+export async function readOwnerOnly(read: ReadSecretFile, name: string, path: string): Promise<string> {
   let file: { text: string; mode: number };
   try {
     file = await read(path);

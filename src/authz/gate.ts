@@ -18,6 +18,11 @@ export type Gate =
   /** Admin on a domain named in the request body: checked again by the handler (`assertDomainAdmin`). */
   | { level: "admin"; on: "body-domain" }
   | { level: "workflow" }
+  /**
+   * Any authenticated bearer, whatever its roles (the agent and roleless principals included): for the claim
+   * promote route, which answers every actor the same constant refusal (SPEC §3, issue 17).
+   */
+  | { level: "authenticated" }
   | { level: "signed-webhook" };
 
 /** A short human label of a gate, e.g. `admin on domain :name`. */

@@ -20,7 +20,7 @@ export type VerdictKind = "Allow" | "Defer" | "Deny";
 
 /** Closed reasons, recorded in refusal audit rows. */
 export type VerdictReason =
-  | "role_grants" | "public_route"
+  | "role_grants" | "public_route" | "any_principal"
   | "roleless_pass" | "capability_per_operation" | "domain_checked_by_operation"
   | "roleless_denied" | "role_missing" | "agent_refused_workflow" | "capability_not_accepted" | "route_ungated";
 
@@ -44,6 +44,8 @@ export function decide(p: Principal, gate: Gate | undefined, ctx: DecideContext)
     const accepts = (gate.level === "read" || gate.level === "write") && gate.capability !== undefined;
     return accepts ? { verdict: "Defer", reason: "capability_per_operation" } : deny("capability_not_accepted");
   }
+  // SPEC §3: the claim promote route answers every actor alike, so no role may be turned away before it.
+  if (gate.level === "authenticated") return { verdict: "Allow", reason: "any_principal" };
   // The channel webhooks are workflow surfaces too (SPEC §4.11): an agent presenting a bearer there is refused by name.
   if ((gate.level === "workflow" || gate.level === "signed-webhook") && p.roles.includes(AGENT_ROLE)) return deny("agent_refused_workflow");
   if (p.roles.length === 0) {

@@ -6,6 +6,7 @@
 import type { AuthConfig, OutboundSettings, RateLimitConfig, WatchdogConfig } from "./security-config.ts";
 import type { InjectionPolicy } from "../hygiene/injection-policy.ts";
 import type { WorkflowConfig } from "./workflow-config.ts";
+import type { ProviderConfig } from "./provider-config.ts";
 
 /** Write posture (SPEC §1). */
 export type WritePosture = "open" | "review";
@@ -79,6 +80,8 @@ export interface Config {
   outbound: OutboundSettings;
   /** Case governance: re-ask window and channel bridge configs (SPEC §4.11, §6; issue 16). */
   workflow: WorkflowConfig;
+  /** The opt-in model-provider lane (SPEC §1 item 3; issue 17): absent unless CAIRN_PROVIDER_URL and its key file are set. */
+  provider?: ProviderConfig;
   /** Every raw variable this project knows, for features that parse their own rows. */
   raw: Readonly<Record<string, string | undefined>>;
 }

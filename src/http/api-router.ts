@@ -68,6 +68,7 @@ const DESCRIPTIONS: Record<number, string> = {
   415: "Unsupported media type",
   422: "Unprocessable",
   500: "Internal error",
+  502: "Bad gateway: an upstream (e.g. the model provider) answered wrongly",
   503: "Unavailable",
   507: "Capacity guard refused the write",
 };

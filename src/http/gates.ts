@@ -46,6 +46,7 @@ const adminDomain: Gate = { level: "admin", on: "domain", param: "name" };
 const adminBodyDomain: Gate = { level: "admin", on: "body-domain" };
 const workflow: Gate = { level: "workflow" };
 const signedWebhook: Gate = { level: "signed-webhook" };
+const anyPrincipal: Gate = { level: "authenticated" };
 const umpRead: Gate = { level: "read", capability: "read" };
 const umpWrite: Gate = { level: "write", capability: "write" };
 
@@ -154,7 +155,12 @@ export const GATES: Readonly<Record<string, Gate>> = Object.freeze({
   "POST /workflow/claims": workflow,
   "GET /workflow/claims/:id": workflow,
   "POST /workflow/claims/:id/verify": workflow,
-  "POST /workflow/claims/:id/promote": workflow,
+  // SPEC §3: promote answers promotion_disabled for every actor, so every authenticated bearer reaches it.
+  "POST /workflow/claims/:id/promote": anyPrincipal,
+  "POST /workflow/claim-schemas": workflow,
+  // The opt-in model-provider lane (SPEC §1 item 3, issue 17): governed workflow only.
+  "POST /workflow/runs/:id/kcs-draft": workflow,
+  "POST /kcs/translate/suggest": workflow,
   // SPEC §5 item 10: the gateway holds only an HMAC webhook secret toward the service.
   "POST /webhooks/channel/:kind": signedWebhook,
   "POST /webhooks/channel/:kind/drain": signedWebhook,

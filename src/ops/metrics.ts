@@ -28,8 +28,10 @@ export interface Metrics extends WriteObserver {
   rateLimited(): void;
   authFailure(reason: string): void;
   authzRefusal(reason: string): void;
-  /** Model-provider lane token usage (SPEC §1 item 3). */
-  addProviderTokens(provider: string, tokens: { input?: number; output?: number }): void;
+  /** Model-provider lane token usage from a reply's `usage` block (SPEC §1 item 3): prompt and completion tokens. */
+  addProviderTokens(provider: string, tokens: { prompt?: number; completion?: number }): void;
+  /** One model-provider call and how it ended (`ok`, `timeout`, `http_error`, `malformed`, `refused`, …). */
+  providerCall(provider: string, outcome: string): void;
   /** Renders the exposition text; gauges are sampled now. */
   render(gauges: { rssBytes: number; inflight: number; rateLimitBuckets: number; rateLimitEvictions: number }): string;
 }
@@ -81,9 +83,10 @@ export function createMetrics(): Metrics {
   const authFailures = new Counter();
   const authzRefusals = new Counter();
   const tokens = new Counter();
+  const providerCalls = new Counter();
   // The token series exist from the start so a scrape shows the lane is metered even before its first call.
-  tokens.inc({ provider: "none", direction: "input" }, 0);
-  tokens.inc({ provider: "none", direction: "output" }, 0);
+  tokens.inc({ provider: "none", kind: "prompt" }, 0);
+  tokens.inc({ provider: "none", kind: "completion" }, 0);
   busy.inc({}, 0);
   poolTimeouts.inc({}, 0);
   rateLimited.inc({}, 0);
@@ -99,9 +102,10 @@ export function createMetrics(): Metrics {
     authFailure: (reason) => authFailures.inc({ reason }),
     authzRefusal: (reason) => authzRefusals.inc({ reason }),
     addProviderTokens(provider, t) {
-      if (t.input) tokens.inc({ provider, direction: "input" }, t.input);
-      if (t.output) tokens.inc({ provider, direction: "output" }, t.output);
+      if (t.prompt) tokens.inc({ provider, kind: "prompt" }, t.prompt);
+      if (t.completion) tokens.inc({ provider, kind: "completion" }, t.completion);
     },
+    providerCall: (provider, outcome) => providerCalls.inc({ provider, outcome }),
     render(g) {
       const gauge = (name: string, help: string, value: number): Family => ({ name, help, type: "gauge", samples: [{ labels: {}, value }] });
       return renderPrometheus([
@@ -117,7 +121,8 @@ export function createMetrics(): Metrics {
         { name: "cairn_rate_limit_evictions_total", help: "Client buckets evicted at the RATE_LIMIT_MAX_KEYS cap", type: "counter", samples: [{ labels: {}, value: g.rateLimitEvictions }] },
         { name: "cairn_auth_failures_total", help: "401 answers by reason", type: "counter", samples: authFailures.samples() },
         { name: "cairn_authz_refusals_total", help: "Authorization refusals by closed reason", type: "counter", samples: authzRefusals.samples() },
-        { name: "cairn_provider_tokens_total", help: "Model-provider lane tokens by provider and direction", type: "counter", samples: tokens.samples() },
+        { name: "cairn_provider_tokens_total", help: "Model-provider lane tokens by provider and kind (prompt, completion), from each reply's usage block", type: "counter", samples: tokens.samples() },
+        { name: "cairn_provider_calls_total", help: "Model-provider lane calls by provider and outcome", type: "counter", samples: providerCalls.samples() },
       ]);
     },
   };

@@ -14,7 +14,7 @@ describe("GET /metrics (SPEC §4.8)", () => {
     await t.req("POST", "/ingest", { title: "b", content: "beta" });
     await t.req("DELETE", "/memory/999999");
     await t.req("GET", "/nowhere/at/all");
-    t.memory.security.metrics.addProviderTokens("local-llm", { input: 120, output: 30 });
+    t.memory.security.metrics.addProviderTokens("local-llm", { prompt: 120, completion: 30 });
     const res = await t.req("GET", "/metrics");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -34,8 +34,8 @@ describe("GET /metrics (SPEC §4.8)", () => {
     expect(lockCount).toBeGreaterThanOrEqual(2);
     expect(text).toMatch(/^cairn_db_busy_errors_total 0$/m);
     expect(text).toMatch(/^cairn_db_pool_timeouts_total 0$/m);
-    expect(text).toMatch(/^cairn_provider_tokens_total\{provider="local-llm",direction="input"\} 120$/m);
-    expect(text).toMatch(/^cairn_provider_tokens_total\{provider="local-llm",direction="output"\} 30$/m);
+    expect(text).toMatch(/^cairn_provider_tokens_total\{provider="local-llm",kind="prompt"\} 120$/m);
+    expect(text).toMatch(/^cairn_provider_tokens_total\{provider="local-llm",kind="completion"\} 30$/m);
     expect(text).toMatch(/^cairn_rate_limit_buckets 1$/m);
   });
 
