@@ -54,6 +54,8 @@ import { createDidCache } from "./ump/operator-did.ts";
 // --- workflow (issue 16) ---
 import { loadBridgeDigests } from "./workflow/bridge-config.ts";
 import { createWorkflowService, type WorkflowService } from "./workflow/workflow-service.ts";
+// --- knowledge base (issue 17) ---
+import { createKbService, type KbService } from "./kb/kb-service.ts";
 
 /** What the runtime provides (STYLE rule 5: runtime code stays in src/runtime/). */
 export interface MemoryPorts {
@@ -150,6 +152,8 @@ export interface Memory {
   readonly parcels: ParcelService;
   /** Case governance: governed runs, case envelopes, channels and the drain (SPEC §2.11, §4.11, §6; src/workflow/README.md). */
   readonly workflow: WorkflowService;
+  /** KCS articles, revisions and translations; the data `kb build` reads (SPEC §3, §4.11, §4.12; src/kb/README.md). */
+  readonly kb: KbService;
   /** Registers an index kept in step with writes. */
   addIndexHooks(h: IndexHooks): void;
   /** Registers an in-transaction hook (audit rows). */
@@ -275,6 +279,12 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     return out;
   };
   // --- end workflow ---
+  // --- knowledge base (issue 17): approved captures become article revisions; translations are a review door ---
+  const kb = createKbService({ db, audit, clock, policy: config.injectionPolicy });
+  review.addPromotionHook(kb.promotionHook);
+  review.onDecision(kb.translateDoor, kb.translationHook);
+  write.txHooks.push(kb.txHook);
+  // --- end knowledge base ---
   let closed = false;
   let serving: ShutdownStamp | undefined;
   const pid = ports.pid ?? 0;
@@ -282,7 +292,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const shutdownReport = async () => describeShutdown(await readShutdownStamp(db.client), alive);
   healthDeps.sections.push(async () => ({ shutdown: await shutdownReport(), durability_setting: config.durability }));
   return {
-    config, db, write, domains, audit, ump, sources, parcels, workflow,
+    config, db, write, domains, audit, ump, sources, parcels, workflow, kb,
     ingest: (body) => ingestStructured(write, body),
     ingestBatch: (body) => ingestBatch(write, body),
     ingestMarkdown: (body, opts) => ingestMarkdown(write, body, { ...opts, graph: markdownGraph }),
