@@ -19,7 +19,8 @@ main p { white-space: pre-wrap; }
 `;
 
 /** The search script (an ES module; no inline code, so the CSP needs no 'unsafe-inline'). */
-export const SEARCH_JS = `import { create, load, search } from "./orama/index.js";
+export const SEARCH_JS = `// Orama's browser build is copied beside this script (no CDN, no network) and loaded on first use.
+const ORAMA = new URL("./orama/index.js", import.meta.url).href;
 
 const html = document.documentElement;
 const root = html.dataset.root || "";
@@ -28,23 +29,27 @@ const input = document.getElementById("q");
 const out = document.getElementById("results");
 const form = document.getElementById("search-form");
 let db;
+let orama;
 
 async function index() {
   if (db) return db;
+  orama ??= await import(ORAMA);
   const res = await fetch(root + "search/" + encodeURIComponent(locale) + ".json");
   const raw = await res.json();
-  const fresh = create({ schema: { title: "string", body: "string" } });
-  load(fresh, raw);
+  const fresh = orama.create({ schema: { title: "string", body: "string" } });
+  orama.load(fresh, raw);
   db = fresh;
   return db;
 }
 
 async function run() {
   const term = input.value.trim();
-  out.replaceChildren();
-  if (term === "") return;
-  const found = await search(await index(), { term, limit: 20, tolerance: 1, boost: { title: 2 } });
+  if (term === "") return void out.replaceChildren();
+  const idx = await index();
+  const found = await orama.search(idx, { term, limit: 20, tolerance: 1, boost: { title: 2 } });
+  // A newer query is in flight: its answer wins.
   if (input.value.trim() !== term) return;
+  out.replaceChildren();
   for (const hit of found.hits) {
     const li = document.createElement("li");
     const a = document.createElement("a");
@@ -62,5 +67,9 @@ async function run() {
 }
 
 if (form) form.addEventListener("submit", (e) => { e.preventDefault(); void run(); });
-if (input) input.addEventListener("input", () => { void run(); });
+if (input) {
+  input.addEventListener("input", () => { void run(); });
+  // A query typed before this module ran is answered too.
+  if (input.value.trim() !== "") void run();
+}
 `;
