@@ -23,6 +23,7 @@ import { runMcpStdio } from "./src/mcp/stdio.ts";
 import { parcelExportCommand, parcelImportCommand, parcelLedgerCommand } from "./src/cli/parcel-commands.ts";
 import { reviewCommand } from "./src/cli/review-commands.ts";
 import { workflowNoteCommand } from "./src/cli/workflow-commands.ts";
+import { kbBuildCommand } from "./src/cli/kb-commands.ts";
 import { operatorActor } from "./src/ump/actor.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -268,6 +269,19 @@ cli.command("workflow <action> <run> <text>", "Case governance: `workflow note <
   .action((action: string, run: string, text: string, o: { reask?: boolean; json?: boolean }) => {
     if (action !== "note") throw new ConfigError(`unknown workflow action '${action}' (only: note)`);
     return withMemory((m) => workflowNoteCommand(m, String(run), String(text), o));
+  });
+
+// --- knowledge base (issue 17) ---
+cli.command("kb <action>", "Knowledge base: `kb build --domain d --out dir --base-url url [--with-case-status] [--locales list]` writes the static KCS site")
+  .option("--domain <domain>", "The domain whose KCS articles are published")
+  .option("--out <dir>", "Output directory (empty, or a previous kb build)")
+  .option("--base-url <url>", "Absolute URL the site is served from (sitemap.xml and canonical links)")
+  .option("--with-case-status", "Also write the static case status pages (status/<ref>.html)")
+  .option("--locales <list>", "Comma-separated locales to publish (default: every locale present)")
+  .option("--json", "Print the build report as JSON")
+  .action((action: string, o: { domain?: string; out?: string; baseUrl?: string; withCaseStatus?: boolean; locales?: string; json?: boolean }) => {
+    if (action !== "build") throw new ConfigError(`unknown kb action '${action}' (only: build)`);
+    return withMemory((m) => kbBuildCommand(m, o));
   });
 
 cli.help();

@@ -59,6 +59,8 @@ import { createClaimService, type ClaimService } from "./claims/claim-service.ts
 import { createOutboundClient } from "./outbound/outbound-client.ts";
 import { loadProviderKey } from "./provider/provider-key.ts";
 import { createProviderService, type ProviderService } from "./provider/provider-service.ts";
+// --- knowledge base (issue 17) ---
+import { createKbService, type KbService } from "./kb/kb-service.ts";
 
 /** What the runtime provides (STYLE rule 5: runtime code stays in src/runtime/). */
 export interface MemoryPorts {
@@ -159,6 +161,8 @@ export interface Memory {
   readonly claims: ClaimService;
   /** The opt-in model-provider lane, governed workflow only (SPEC §1 item 3; src/provider/README.md). */
   readonly provider: ProviderService;
+  /** KCS articles, revisions and translations; the data `kb build` reads (SPEC §3, §4.11, §4.12; src/kb/README.md). */
+  readonly kb: KbService;
   /** Registers an index kept in step with writes. */
   addIndexHooks(h: IndexHooks): void;
   /** Registers an in-transaction hook (audit rows). */
@@ -303,6 +307,12 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   });
   healthDeps.sections.push(() => ({ provider_lane: provider.enabled ? "on" : "off" }));
   // --- end claims and provider ---
+  // --- knowledge base (issue 17): approved captures become article revisions; translations are a review door ---
+  const kb = createKbService({ db, audit, clock, policy: config.injectionPolicy });
+  review.addPromotionHook(kb.promotionHook);
+  review.onDecision(kb.translateDoor, kb.translationHook);
+  write.txHooks.push(kb.txHook);
+  // --- end knowledge base ---
   let closed = false;
   let serving: ShutdownStamp | undefined;
   const pid = ports.pid ?? 0;
@@ -310,7 +320,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const shutdownReport = async () => describeShutdown(await readShutdownStamp(db.client), alive);
   healthDeps.sections.push(async () => ({ shutdown: await shutdownReport(), durability_setting: config.durability }));
   return {
-    config, db, write, domains, audit, ump, sources, parcels, workflow, claims, provider,
+    config, db, write, domains, audit, ump, sources, parcels, workflow, claims, provider, kb,
     ingest: (body) => ingestStructured(write, body),
     ingestBatch: (body) => ingestBatch(write, body),
     ingestMarkdown: (body, opts) => ingestMarkdown(write, body, { ...opts, graph: markdownGraph }),

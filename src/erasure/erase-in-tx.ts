@@ -12,6 +12,7 @@ import { deleteLinksTouching } from "../store/consolidation.ts";
 import { purgeChunkRows } from "../store/erasure.ts";
 import { deleteProposals, proposalIdsPromotedTo } from "../store/proposals.ts";
 import { deleteUmpRowsOfChunks } from "../store/ump-records.ts";
+import { deleteKcsOfChunks } from "../store/kcs.ts";
 
 /** What an erasure removed. */
 export interface Erased {
@@ -34,5 +35,7 @@ export async function eraseInTx(
   const links = await deleteLinksTouching(tx, chunkIds);
   // UMP record rows (their JSON carries titles and owners) and vault file links go with their chunks.
   await deleteUmpRowsOfChunks(tx, chunkIds);
+  // KCS article revisions copy their chunk's text (issue 17): they go with it.
+  await deleteKcsOfChunks(tx, chunkIds);
   return { chunkIds, proposalIds, links };
 }

@@ -37,6 +37,7 @@ import { workflowRoutes } from "./routes/workflow.ts";
 import { channelRoutes } from "./routes/channels.ts";
 import { claimRoutes } from "./routes/claims.ts";
 import { providerRoutes } from "./routes/provider.ts";
+import { kcsRoutes } from "./routes/kcs.ts";
 
 export type { AppOptions } from "./options.ts";
 export type { AppType } from "./app-type.ts";
@@ -94,6 +95,8 @@ export function createApp(memory: Memory, _opts: AppOptions = {}): AppType {
   // claims loop and the model-provider lane (issue 17)
   claimRoutes(app, memory);
   providerRoutes(app, memory);
+  // KCS knowledge base (issue 17)
+  kcsRoutes(app, memory);
 
   app.notFound((c) => c.json({ error: { code: "not_found", message: "not found" } }, 404));
   app.onError((err, c) => renderError(err, c, memory));

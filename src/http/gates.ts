@@ -149,6 +149,10 @@ export const GATES: Readonly<Record<string, Gate>> = Object.freeze({
   "POST /workflow/cases": workflow,
   "GET /workflow/events": workflow,
   "POST /kcs/translate": workflow,
+  // KCS article reads (issue 17): knowledge, read level like recall
+  "GET /kcs/articles": read,
+  "GET /kcs/articles/:id": read,
+  "GET /kcs/translations": read,
   "POST /workflow/plugins/mount": workflow,
   "GET /workflow/claim-schemas": workflow,
   "GET /workflow/claims": workflow,

@@ -107,17 +107,17 @@ async function documentOf(d: WorkflowDeps, ex: Parameters<typeof listRunEvents>[
 }
 
 /** The status document a reference points at (404 for an unknown reference). */
-export async function statusDocumentOf(d: WorkflowDeps, ref: string): Promise<StatusDocument> {
+export async function statusDocumentOf(d: WorkflowDeps, ref: string, at?: Date): Promise<StatusDocument> {
   const runId = await runOfStatusRef(d.db.client, ref);
   const run = runId === undefined ? undefined : await getRun(d.db.client, runId);
   if (!run) throw new MemoryError("not_found", "status reference not found");
-  return await documentOf(d, d.db.client, run, d.clock());
+  return await documentOf(d, d.db.client, run, at ?? d.clock());
 }
 
-/** Every minted reference with its document (what a static status build writes). */
-export async function statusDocuments(d: WorkflowDeps): Promise<{ ref: string; document: StatusDocument }[]> {
+/** Every minted reference with its document (what a static status build writes); `at` fixes the build time (issue 17: reproducible builds). */
+export async function statusDocuments(d: WorkflowDeps, at?: Date): Promise<{ ref: string; document: StatusDocument }[]> {
   const out: { ref: string; document: StatusDocument }[] = [];
-  for (const { ref } of await listStatusRefs(d.db.client)) out.push({ ref, document: await statusDocumentOf(d, ref) });
+  for (const { ref } of await listStatusRefs(d.db.client)) out.push({ ref, document: await statusDocumentOf(d, ref, at) });
   return out;
 }
 

@@ -39,7 +39,7 @@ export interface WorkflowService {
   /** The static document a reference points at. */
   statusDocument(ref: string): Promise<StatusDocument>;
   /** Every minted reference and its document (for a static build). */
-  statusDocuments(): Promise<{ ref: string; document: StatusDocument }[]>;
+  statusDocuments(at?: Date): Promise<{ ref: string; document: StatusDocument }[]>;
   /** Emits `valet/due` for runs whose SLA clock ran out (each drain runs it too). */
   sweepDue(): Promise<PostedEvent[]>;
   /** `POST /workflow/plugins/mount`. */
@@ -68,7 +68,7 @@ export function createWorkflowService(d: WorkflowDeps, review: ReviewService): W
     note: (id, text, o) => addNote(d, id, text, o),
     mintStatusRef: (id, body, o) => mintStatusRef(d, id, body, o),
     statusDocument: (ref) => statusDocumentOf(d, ref),
-    statusDocuments: () => statusDocuments(d),
+    statusDocuments: (at) => statusDocuments(d, at),
     sweepDue: () => sweepDue(d),
     mountPlugin: (body, o) => mountPlugin(d, body, o),
     inbound: (kind, body, o) => receiveInbound(d, kind, body, o),

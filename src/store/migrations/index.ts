@@ -13,6 +13,7 @@ import { m040ReviewUmp } from "./m040-review-ump.ts";
 import { m020Parcels } from "./m020-parcels.ts";
 import { m030Workflow } from "./m030-workflow.ts";
 import { m065Claims } from "./m065-claims.ts";
+import { m060Kcs } from "./m060-kcs.ts";
 
 /** All migrations, applied in version order (merges may list them out of order). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -35,6 +36,8 @@ export const MIGRATIONS: readonly Migration[] = [
   m030Workflow,
   // claims loop (issue 17, helper range 65–69)
   m065Claims,
+  // knowledge base: KCS articles and translations (issue 17)
+  m060Kcs,
 ].sort((a, b) => a.version - b.version);
 
 /** The schema version and stamp this server knows. */
