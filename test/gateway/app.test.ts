@@ -160,8 +160,25 @@ describe("recipient cache", () => {
 });
 
 describe("send gate and outbound client", () => {
+  /** A clock the test moves by hand: `sleep` resolves once `advance` passes its wake time. */
+  function manualClock() {
+    let t = 0;
+    const sleepers: { at: number; wake: () => void }[] = [];
+    return {
+      now: () => t,
+      sleep: (ms: number) => new Promise<void>((wake) => sleepers.push({ at: t + ms, wake })),
+      advance(ms: number) {
+        t += ms;
+        for (const s of sleepers.splice(0)) if (s.at <= t) s.wake(); else sleepers.push(s);
+      },
+    };
+  }
+  const settle = () => new Promise((r) => setTimeout(r, 20));
+
   it("max_sends_per_second bounds in-flight sends", async () => {
-    const gate = new SendGate(2);
+    const clock = manualClock();
+    // Sleeping moves time on at once, so only the in-flight bound is under test here.
+    const gate = new SendGate(2, { now: clock.now, sleep: async (ms) => clock.advance(ms) });
     let active = 0;
     let peak = 0;
     await Promise.all(Array.from({ length: 7 }, () => gate.run(async () => {
@@ -170,6 +187,41 @@ describe("send gate and outbound client", () => {
       active--;
     })));
     expect(peak).toBe(2);
+  });
+
+  it("max_sends_per_second paces starts: at most that many sends begin in any rolling second", async () => {
+    const clock = manualClock();
+    const gate = new SendGate(2, clock);
+    const startedAt: number[] = [];
+    const all = Promise.all(Array.from({ length: 5 }, () => gate.run(async () => void startedAt.push(clock.now()))));
+    await settle();
+    expect(startedAt).toEqual([0, 0]);
+    clock.advance(999);
+    await settle();
+    expect(startedAt).toEqual([0, 0]);
+    clock.advance(1);
+    await settle();
+    expect(startedAt).toEqual([0, 0, 1000, 1000]);
+    clock.advance(1000);
+    await all;
+    expect(startedAt).toEqual([0, 0, 1000, 1000, 2000]);
+  });
+
+  it("POST /v2/send is paced by the gate: a second send in the same second waits for the next", async () => {
+    const clock = manualClock();
+    const gate = new SendGate(1, clock);
+    const app = gatewayApp({
+      version: "1.0.0", authToken: null, signal: new SignalCli(fake.url, null), log: () => {},
+      budget: new RequestBudget(), cache: new RecipientCache(), sends: gate,
+    });
+    const first = post(app, "/v2/send", { recipient: "+4915112345678", message: "one" });
+    const second = post(app, "/v2/send", { recipient: "+4915112345678", message: "two" });
+    expect((await first).status).toBe(201);
+    await settle();
+    expect(fake.calls.filter((c) => c.method === "send").map((c) => c.params.message)).toEqual(["one"]);
+    clock.advance(1000);
+    expect((await second).status).toBe(201);
+    expect(fake.calls.filter((c) => c.method === "send").map((c) => c.params.message)).toEqual(["one", "two"]);
   });
 
   it("the signal-cli client refuses redirects", async () => {
