@@ -48,7 +48,9 @@ describe("gateway routes", () => {
     [{ recipient: "+123456789012345", message: "x" }, "recipient"], // 15 digits
     [{ recipient: "4915112345678", message: "x" }, "recipient"], // no +
     [{ recipient: "u:not-a-uuid", message: "x" }, "recipient"],
-    [{ recipient: "alice.01", message: "x" }, "recipient"],
+    [{ recipient: "al.01", message: "x" }, "recipient"], // a 2-character nickname is no username
+    [{ recipient: "alice", message: "x" }, "recipient"], // a username carries its discriminator
+    [{ recipient: "1alice.01", message: "x" }, "recipient"],
     [{ recipients: ["+4915112345678", "nope"], message: "x" }, "recipients[1]"],
     [{ message: "x" }, "recipient"],
     [{ recipient: "+4915112345678", message: "" }, "message"],
@@ -60,6 +62,26 @@ describe("gateway routes", () => {
     expect(r.status).toBe(400);
     expect((await r.json()).field).toBe(field);
     expect(fake.calls.filter((c) => c.method === "send")).toEqual([]);
+  });
+
+  it("resolves a Signal username through signal-cli's getUserStatus and sends to its ACI; an unknown one is refused naming the field", async () => {
+    fake.usernames = { "alice.01": UUID };
+    const app = build();
+    const r = await post(app, "/v2/send", { recipients: ["+4915112345678", "Alice.01"], message: "hello" });
+    expect(r.status).toBe(201);
+    expect(fake.calls.filter((c) => c.method === "getUserStatus")).toEqual([{ method: "getUserStatus", params: { username: ["alice.01"] } }]);
+    expect(fake.calls.at(-1)).toEqual({ method: "send", params: { recipient: ["+4915112345678", UUID], message: "hello" } });
+    // signal-cli's own `u:` form resolves the same way; the resolution is cached (no second lookup).
+    const rpc = await (await post(app, "/api/v1/rpc", { jsonrpc: "2.0", method: "sendMessage", params: { recipient: "u:alice.01", message: "again" }, id: 1 })).json();
+    expect(rpc.result.timestamp).toBeGreaterThan(0);
+    expect(fake.calls.filter((c) => c.method === "getUserStatus")).toHaveLength(1);
+    expect(fake.calls.at(-1)?.params.recipient).toEqual([UUID]);
+    const unknown = await post(app, "/v2/send", { recipients: [UUID, "bob.42"], message: "hi" });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({ field: "recipients[1]", error: expect.stringMatching(/not registered/) });
+    const viaRpc = await (await post(app, "/api/v1/rpc", { jsonrpc: "2.0", method: "sendMessage", params: { recipient: "bob.42", message: "hi" }, id: 2 })).json();
+    expect(viaRpc.error).toMatchObject({ code: -32602, data: { field: "recipient" } });
+    expect(fake.calls.filter((c) => c.method === "send")).toHaveLength(2);
   });
 
   it("accepts the edges: 7 and 14 digits, exactly 10,000 characters", async () => {
