@@ -8,6 +8,7 @@ import { VERSION } from "./src/core/version.ts";
 import { GatewayConfigError, loadGatewayConfig } from "./src/gateway/config.ts";
 import { linkDevice, startGateway } from "./src/gateway/serve.ts";
 import type { GatewayLog } from "./src/gateway/app.ts";
+import { connectTcp, connectUnix, spawnStdio } from "./src/runtime/byte-conn.ts";
 import { isDeno, onShutdown, readEnv, readSecretFile, serveFetch, writeStderr } from "./src/runtime/platform.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -19,6 +20,7 @@ const exit = (code: number): never => {
   throw new Error("unreachable");
 };
 const log: GatewayLog = (level, msg, fields) => writeStderr(JSON.stringify({ ts: new Date().toISOString(), level, msg, ...fields }) + "\n");
+const ports = { connectUnix, connectTcp, spawnStdio };
 const load = (path: string) => loadGatewayConfig(path, { read: readSecretFile, env: readEnv() });
 
 async function run(fn: () => Promise<void>): Promise<void> {
@@ -36,7 +38,7 @@ cli.command("serve", "Serve the local gateway API, follow signal-cli and crank t
   .option("--config <path>", "Gateway config file (JSON, owner-only)")
   .action((o: { config?: string }) => run(async () => {
     if (!o.config) throw new GatewayConfigError("--config PATH is required");
-    const gw = await startGateway(await load(o.config), { version: VERSION, serveFetch, log });
+    const gw = await startGateway(await load(o.config), { version: VERSION, serveFetch, ports, log });
     onShutdown(() => void gw.stop().then(() => exit(0)));
   }));
 cli.command("link", "Link signal-cli as a secondary device of your Signal account (shows a QR code)")
@@ -44,7 +46,7 @@ cli.command("link", "Link signal-cli as a secondary device of your Signal accoun
   .option("--device-name <name>", "Name shown in Signal's linked devices", { default: "cairn-gateway" })
   .action((o: { config?: string; deviceName: string }) => run(async () => {
     if (!o.config) throw new GatewayConfigError("--config PATH is required");
-    const number = await linkDevice(await load(o.config), String(o.deviceName), (s) => writeStderr(s + "\n"));
+    const number = await linkDevice(await load(o.config), String(o.deviceName), (s) => writeStderr(s + "\n"), ports);
     writeStderr(`Linked${number ? ` as ${number.slice(0, 3)}…${number.slice(-2)}` : ""}.\n`);
   }));
 cli.help();

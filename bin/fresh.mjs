@@ -20,5 +20,5 @@ export function newestSource(dir) {
 export function compiledIsFresh() {
   if (!existsSync(stamp)) return false;
   const built = statSync(stamp).mtimeMs;
-  return [join(root, "cli.ts"), join(root, "mod.ts")].every((f) => statSync(f).mtimeMs <= built) && newestSource(join(root, "src")) <= built;
+  return [join(root, "cli.ts"), join(root, "mod.ts"), join(root, "gateway.ts")].every((f) => statSync(f).mtimeMs <= built) && newestSource(join(root, "src")) <= built;
 }

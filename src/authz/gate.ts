@@ -17,12 +17,13 @@ export type Gate =
   | { level: "admin"; on: "domain"; param: string }
   /** Admin on a domain named in the request body: checked again by the handler (`assertDomainAdmin`). */
   | { level: "admin"; on: "body-domain" }
-  | { level: "workflow" }
   /**
    * Any authenticated bearer, whatever its roles (the agent and roleless principals included): for the claim
    * promote route, which answers every actor the same constant refusal (SPEC §3, issue 17).
    */
   | { level: "authenticated" }
+  /** `signed: true` also admits a Standard-Webhooks signed request with the channel secret (the gateway's mount, SPEC §5 item 10). */
+  | { level: "workflow"; signed?: true }
   | { level: "signed-webhook" };
 
 /** A short human label of a gate, e.g. `admin on domain :name`. */
@@ -32,6 +33,8 @@ export function describeGate(g: Gate): string {
       return g.on === "global" ? "admin on global" : g.on === "domain" ? `admin on domain :${g.param}` : "admin on the body's domain";
     case "signed-webhook":
       return "signed webhook";
+    case "workflow":
+      return g.signed ? "workflow or signed webhook" : "workflow";
     default:
       return "capability" in g && g.capability ? `${g.level} (capability verb ${g.capability})` : g.level;
   }

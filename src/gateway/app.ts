@@ -10,6 +10,7 @@ import { type RecipientCache, RequestBudget, type SendGate } from "./limits.ts";
 import type { SignalBackend } from "./signal-cli.ts";
 import { FieldError, maskAccount, messageText, recipient, recipients } from "./validate.ts";
 import { sha256Hex } from "./config.ts";
+import { resolveRecipients } from "./resolve.ts";
 
 /** Logger the gateway writes to (the runtime entry prints JSON lines). */
 export type GatewayLog = (level: "info" | "warn" | "error", msg: string, fields?: Record<string, unknown>) => void;
@@ -39,7 +40,9 @@ export function gatewayApp(d: GatewayAppDeps): Hono {
     return c.json({ error: "signal backend unavailable" }, 502);
   });
 
-  const send = async (recips: string[], text: string) => d.sends.run(() => d.signal.call("send", { recipient: recips.map((r) => d.cache.get(r) ?? r), message: text }));
+  // Recipients are resolved (seeded phone → service id, username → service id) before a send slot is taken.
+  const resolve = (recips: string[], body: Record<string, unknown>) => resolveRecipients(recips, (i) => body.recipients !== undefined ? `recipients[${i}]` : "recipient", d);
+  const send = async (recips: string[], text: string) => d.sends.run(() => d.signal.call("send", { recipient: recips, message: text }));
 
   app.get("/v1/health", (c) => c.json({ status: "ok", version: d.version }));
   const about = async () => {
@@ -55,7 +58,7 @@ export function gatewayApp(d: GatewayAppDeps): Hono {
     const body = await jsonBody(c.req.raw);
     const recips = recipients(body);
     const text = messageText(body.message, "message");
-    const r = await send(recips, text) as { timestamp?: number } | null;
+    const r = await send(await resolve(recips, body), text) as { timestamp?: number } | null;
     return c.json({ timestamp: String(r?.timestamp ?? "") }, 201);
   });
   app.post("/api/v1/rpc", async (c) => {
@@ -80,16 +83,22 @@ export function gatewayApp(d: GatewayAppDeps): Hono {
     switch (method) {
       case "sendMessage":
       case "send":
-        return await send(recipients(p), messageText(p.message, "message"));
+      {
+        const recips = recipients(p);
+        const text = messageText(p.message, "message");
+        return await send(await resolve(recips, p), text);
+      }
       case "sendReaction": {
         const emoji = p.emoji;
         if (typeof emoji !== "string" || emoji === "" || [...emoji].length > 8) throw new FieldError("emoji", "emoji must be a short non-empty string");
         const ts = p.targetTimestamp;
         if (typeof ts !== "number" || !Number.isSafeInteger(ts) || ts <= 0) throw new FieldError("targetTimestamp", "targetTimestamp must be a positive integer");
-        return await d.sends.run(() => d.signal.call("sendReaction", { recipient: recipients(p), emoji, targetAuthor: recipient(p.targetAuthor, "targetAuthor"), targetTimestamp: ts, remove: p.remove === true }));
+        const recips = await resolve(recipients(p), p);
+        const [author] = await resolveRecipients([recipient(p.targetAuthor, "targetAuthor")], () => "targetAuthor", d);
+        return await d.sends.run(() => d.signal.call("sendReaction", { recipient: recips, emoji, targetAuthor: author, targetTimestamp: ts, remove: p.remove === true }));
       }
       case "sendTyping":
-        return await d.signal.call("sendTyping", { recipient: recipients(p), stop: p.stop === true });
+        return await d.signal.call("sendTyping", { recipient: await resolve(recipients(p), p), stop: p.stop === true });
       case "listGroups":
       case "getGroups":
         return []; // SPEC §4.13: groups are out of scope; an empty list
@@ -109,7 +118,7 @@ export function gatewayApp(d: GatewayAppDeps): Hono {
       const num = recipient(o.number, `entries[${i}].number`);
       if (!num.startsWith("+")) throw new FieldError(`entries[${i}].number`, `entries[${i}].number must be an E.164 number`);
       const uuid = recipient(o.uuid, `entries[${i}].uuid`);
-      if (uuid.startsWith("+")) throw new FieldError(`entries[${i}].uuid`, `entries[${i}].uuid must be a UUID`);
+      if (uuid.startsWith("+") || uuid.startsWith("u:")) throw new FieldError(`entries[${i}].uuid`, `entries[${i}].uuid must be a UUID`);
       d.cache.set(num, uuid);
       digests.push((await sha256Hex(num)).slice(0, 16));
     }

@@ -17,10 +17,21 @@ export class GatewayConfigError extends Error {
 /** Reads a file's text and permission bits (the runtime's `readSecretFile`). */
 export type ReadModeFile = (path: string) => Promise<{ text: string; mode: number }>;
 
+/**
+ * How the gateway reaches signal-cli (signal-cli-jsonrpc(5)): connect to a running daemon over HTTP
+ * (`daemon --http`), a UNIX socket (`daemon --socket PATH`) or TCP (`daemon --tcp HOST:PORT`), or start
+ * `signal-cli [--config DATA_DIR] jsonRpc` itself and speak over its stdin/stdout.
+ */
+export type SignalTransport =
+  | { kind: "http"; url: string }
+  | { kind: "socket"; path: string }
+  | { kind: "tcp"; host: string; port: number }
+  | { kind: "spawn"; path: string; dataDir: string | null };
+
 /** The loaded, validated gateway config. */
 export interface GatewayConfig {
   server: { bind: string; port: number; authToken: string | null };
-  signalCli: { rpcUrl: string; account: string | null };
+  signalCli: { transport: SignalTransport; account: string | null };
   service: { baseUrl: string; webhookSecret: string };
   /** SHA-256 hex of the shared bridge config bytes (the mount evidence, SPEC §4.11). */
   bridgeConfigSha256: string;
@@ -59,9 +70,9 @@ export async function loadGatewayConfig(path: string, opts: { read: ReadModeFile
     if (!authToken) throw new GatewayConfigError(`server.auth_token: a non-loopback bind (${bind}) needs a non-empty token`);
   }
   const sc = obj(root.signal_cli, "signal_cli");
-  const rpcUrl = url(sc.rpc_url, "signal_cli.rpc_url");
   const account = sc.account === undefined || sc.account === null ? null : str(sc.account, "signal_cli.account");
   if (account !== null && !/^\+[1-9]\d{6,13}$/.test(account)) throw new GatewayConfigError("signal_cli.account: must be an E.164 number (+ then 7 to 14 digits)");
+  const transport = signalTransport(sc, account);
   const svc = obj(root.service, "service");
   const baseUrl = url(svc.base_url, "service.base_url").replace(/\/+$/, "");
   const secretFile = str(svc.webhook_secret_file, "service.webhook_secret_file");
@@ -73,12 +84,35 @@ export async function loadGatewayConfig(path: string, opts: { read: ReadModeFile
   const sends = int(root.max_sends_per_second ?? SENDS_DEFAULT, "max_sends_per_second", 1, 1000);
   return {
     server: { bind, port, authToken },
-    signalCli: { rpcUrl, account },
+    signalCli: { transport, account },
     service: { baseUrl, webhookSecret },
     bridgeConfigSha256: await sha256Hex(bridgeText),
     drainIntervalSecs: Math.max(DRAIN_FLOOR, drain),
     maxSendsPerSecond: sends,
   };
+}
+
+function signalTransport(sc: Record<string, unknown>, account: string | null): SignalTransport {
+  const given = ["rpc_url", "socket", "tcp", "path"].filter((k) => sc[k] !== undefined && sc[k] !== null);
+  if (given.length !== 1) throw new GatewayConfigError("signal_cli: set exactly one of rpc_url, socket, tcp or path");
+  if (sc.data_dir !== undefined && given[0] !== "path") throw new GatewayConfigError("signal_cli.data_dir: only with signal_cli.path (the gateway starts signal-cli)");
+  switch (given[0]) {
+    case "rpc_url":
+      return { kind: "http", url: url(sc.rpc_url, "signal_cli.rpc_url") };
+    case "socket":
+      return { kind: "socket", path: str(sc.socket, "signal_cli.socket") };
+    case "tcp": {
+      const m = /^(.+):(\d{1,5})$/.exec(str(sc.tcp, "signal_cli.tcp"));
+      const port = m ? Number(m[2]) : 0;
+      if (!m || port < 1 || port > 65535) throw new GatewayConfigError("signal_cli.tcp: must be HOST:PORT");
+      return { kind: "tcp", host: m[1]!.replace(/^\[|\]$/g, ""), port };
+    }
+    default: {
+      // A started signal-cli runs in multi-account mode (so `link` can add the account): every call names the account.
+      if (account === null) throw new GatewayConfigError("signal_cli.account: required with signal_cli.path (the started signal-cli serves every local account)");
+      return { kind: "spawn", path: str(sc.path, "signal_cli.path"), dataDir: sc.data_dir === undefined || sc.data_dir === null ? null : str(sc.data_dir, "signal_cli.data_dir") };
+    }
+  }
 }
 
 async function ownerOnly(read: ReadModeFile, path: string, what: string): Promise<string> {

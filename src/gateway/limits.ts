@@ -59,20 +59,51 @@ export class RecipientCache {
   }
 }
 
-/** Bounds in-flight sends to `max` at once (`max_sends_per_second`). */
+/** The clock a `SendGate` paces by (injected in tests; real time otherwise). */
+export interface SendClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const realClock: SendClock = { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+
+/**
+ * `max_sends_per_second` (SPEC §8 "Gateway concurrency"): at most `max` sends in flight at once, and at most `max`
+ * sends started in any rolling second (signal-cli and Signal's servers rate-limit a burst; the queue waits instead).
+ */
 export class SendGate {
   private active = 0;
   private readonly queue: (() => void)[] = [];
-  constructor(private readonly max: number) {}
+  private readonly started: number[] = [];
+  private pacing: Promise<void> = Promise.resolve();
+  constructor(private readonly max: number, private readonly clock: SendClock = realClock) {}
 
   async run<T>(fn: () => Promise<T>): Promise<T> {
     if (this.active >= this.max) await new Promise<void>((r) => this.queue.push(r));
     this.active++;
     try {
+      await this.pace();
       return await fn();
     } finally {
       this.active--;
       this.queue.shift()?.();
     }
+  }
+
+  /** Waits until a start fits the rolling one-second window; starts are paced one after another (FIFO). */
+  private pace(): Promise<void> {
+    const turn = this.pacing.then(async () => {
+      for (;;) {
+        const t = this.clock.now();
+        while (this.started.length > 0 && this.started[0]! <= t - 1000) this.started.shift();
+        if (this.started.length < this.max) {
+          this.started.push(t);
+          return;
+        }
+        await this.clock.sleep(this.started[0]! + 1000 - t);
+      }
+    });
+    this.pacing = turn.catch(() => {});
+    return turn;
   }
 }

@@ -8,7 +8,8 @@ import { gatewayApp, type GatewayLog } from "./app.ts";
 import type { GatewayConfig } from "./config.ts";
 import { RecipientCache, RequestBudget, SendGate } from "./limits.ts";
 import { drainOnce, followInbound, registerMount } from "./service-link.ts";
-import { SignalCli } from "./signal-cli.ts";
+import { signalBackend, type SignalPorts } from "./backend.ts";
+import type { SignalBackend } from "./signal-cli.ts";
 
 /** A running gateway. */
 export interface RunningGateway {
@@ -19,11 +20,15 @@ export interface RunningGateway {
 type ServeFetch = (fetch: (req: Request) => Response | Promise<Response>, opts: { hostname: string; port: number }) => Promise<{ port: number; close(): Promise<void> }>;
 
 /** Registers the mount (or throws), then serves the local API, follows inbound messages and cranks the drain. */
-export async function startGateway(config: GatewayConfig, o: { version: string; serveFetch: ServeFetch; log: GatewayLog; mountBackoffMs?: number }): Promise<RunningGateway> {
-  const signal = new SignalCli(config.signalCli.rpcUrl, config.signalCli.account);
+export async function startGateway(config: GatewayConfig, o: { version: string; serveFetch: ServeFetch; ports: SignalPorts; log: GatewayLog; mountBackoffMs?: number }): Promise<RunningGateway> {
+  const backend = signalBackend(config.signalCli.transport, config.signalCli.account, o.ports);
+  const signal = backend.signal;
   const sends = new SendGate(config.maxSendsPerSecond);
   const link = { baseUrl: config.service.baseUrl, webhookSecret: config.service.webhookSecret, signal, sends, log: o.log };
-  const mount = await registerMount({ ...link, bridgeConfigSha256: config.bridgeConfigSha256, backoffMs: o.mountBackoffMs });
+  const mount = await registerMount({ ...link, bridgeConfigSha256: config.bridgeConfigSha256, backoffMs: o.mountBackoffMs }).catch(async (e) => {
+    await backend.close();
+    throw e;
+  });
   o.log("info", "mounted on the service", { mount_id: mount.mount_id });
   const app = gatewayApp({ version: o.version, authToken: config.server.authToken, signal, budget: new RequestBudget(), cache: new RecipientCache(), sends, log: o.log });
   const server = await o.serveFetch((req) => app.fetch(req), { hostname: config.server.bind, port: config.server.port });
@@ -50,13 +55,23 @@ export async function startGateway(config: GatewayConfig, o: { version: string; 
       ac.abort();
       await inbound.catch(() => {});
       await server.close();
+      await backend.close();
     },
   };
 }
 
 /** Links signal-cli as a secondary device: prints the `sgnl://` URI as a terminal QR code, waits for the scan. */
-export async function linkDevice(config: GatewayConfig, deviceName: string, print: (s: string) => void): Promise<string> {
-  const signal = new SignalCli(config.signalCli.rpcUrl, null);
+export async function linkDevice(config: GatewayConfig, deviceName: string, print: (s: string) => void, ports: SignalPorts): Promise<string> {
+  // Linking is an account-less call (signal-cli-jsonrpc(5) "Multi-account mode").
+  const backend = signalBackend(config.signalCli.transport, null, ports);
+  try {
+    return await link(backend.signal, deviceName, print);
+  } finally {
+    await backend.close();
+  }
+}
+
+async function link(signal: SignalBackend, deviceName: string, print: (s: string) => void): Promise<string> {
   const start = await signal.call("startLink", {}) as { deviceLinkUri?: string };
   const uri = start?.deviceLinkUri;
   if (typeof uri !== "string" || !uri.startsWith("sgnl://")) throw new Error("signal-cli did not return a sgnl:// link URI");

@@ -88,7 +88,8 @@ export async function registerMount(d: ServiceLinkDeps & { bridgeConfigSha256: s
   let last = "";
   for (let attempt = 1; attempt <= 5; attempt++) {
     try {
-      const res = await fetch(d.baseUrl + "/workflow/plugins/mount", { method: "POST", headers: { "content-type": "application/json" }, body, redirect: "error", signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS) });
+      // SPEC §5 item 10: signed with the channel secret like the webhooks; the gateway has no service token.
+      const res = await signedPost(d, "/workflow/plugins/mount", body, `mount_${attempt}_${crypto.randomUUID()}`);
       const out = await res.json().catch(() => ({})) as { mount_id?: number; error?: { code?: string } };
       if (res.ok && typeof out.mount_id === "number") return { mount_id: out.mount_id };
       last = `HTTP ${res.status}${out.error?.code ? ` ${out.error.code}` : ""}`;
@@ -98,7 +99,7 @@ export async function registerMount(d: ServiceLinkDeps & { bridgeConfigSha256: s
     d.log("warn", "mount registration failed", { attempt, reason: last });
     if (attempt < 5) await sleep((d.backoffMs ?? 1000) * attempt);
   }
-  throw new Error(`mount registration failed after 5 attempts (${last}): check service.base_url, that the service runs with CAIRN_CHANNEL_BRIDGE_CONFIG naming the same bridge config, and that it accepts this gateway`);
+  throw new Error(`mount registration failed after 5 attempts (${last}): check service.base_url, that the service runs with CAIRN_CHANNEL_BRIDGE_CONFIG naming the same bridge config and CAIRN_CHANNEL_WEBHOOK_SECRET_FILE holding the same secret`);
 }
 
 /** Follows signal-cli's receive stream and forwards each message until `signal` aborts; reconnects after 1 s. */

@@ -34,13 +34,25 @@ export interface SignalBackend {
   events(signal: AbortSignal): AsyncIterable<{ envelope?: SignalEnvelope; account?: string }>;
 }
 
+/** The params of a request: multi-account mode names the account on every call but the account-less ones (signal-cli-jsonrpc(5)). */
+export function withAccount(account: string | null, method: string, params: Record<string, unknown>): Record<string, unknown> {
+  return account && method !== "listAccounts" && method !== "startLink" && method !== "finishLink" ? { account, ...params } : params;
+}
+
+/** The linked account from a `listAccounts` result: the configured one if listed, else the first; null when none. */
+export function linkedFrom(list: unknown, account: string | null): string | null {
+  const numbers = (Array.isArray(list) ? list : []).map((a) => (a as { number?: unknown })?.number).filter((n): n is string => typeof n === "string");
+  if (account) return numbers.includes(account) ? account : null;
+  return numbers[0] ?? null;
+}
+
 /** A signal-cli HTTP daemon at `rpcUrl`; `account` selects the account in multi-account mode. */
 export class SignalCli implements SignalBackend {
   private nextId = 1;
   constructor(private readonly rpcUrl: string, private readonly account: string | null) {}
 
   async call(method: string, params: Record<string, unknown> = {}, timeoutMs = CLIENT_TIMEOUT_MS): Promise<unknown> {
-    const p = this.account && method !== "listAccounts" && method !== "startLink" && method !== "finishLink" ? { account: this.account, ...params } : params;
+    const p = withAccount(this.account, method, params);
     const res = await fetch(new URL("/api/v1/rpc", this.rpcUrl), {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -55,10 +67,7 @@ export class SignalCli implements SignalBackend {
   }
 
   async linkedAccount(): Promise<string | null> {
-    const list = await this.call("listAccounts") as { number?: string }[] | null;
-    const numbers = (Array.isArray(list) ? list : []).map((a) => a?.number).filter((n): n is string => typeof n === "string");
-    if (this.account) return numbers.includes(this.account) ? this.account : null;
-    return numbers[0] ?? null;
+    return linkedFrom(await this.call("listAccounts"), this.account);
   }
 
   async *events(signal: AbortSignal): AsyncIterable<{ envelope?: SignalEnvelope; account?: string }> {

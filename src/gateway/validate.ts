@@ -1,12 +1,17 @@
 /**
  * Input rules of the gateway (SPEC §4.13 "Validation"): a recipient is a
  * UUID, an E.164 phone (`+` then 7 to 14 digits) or an ACI (`u:<uuid>`);
- * message text is non-empty and at most 10,000 characters. A failure names
+ * a Signal username (`nick.01`, or signal-cli's `u:nick.01`) is accepted here
+ * and resolved through signal-cli before sending (`resolve.ts`); message text is non-empty and at most 10,000 characters. A failure names
  * the field.
  */
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const E164 = /^\+\d{7,14}$/;
+// Signal usernames: a 3–32 character nickname (letters, digits, `_`; no leading digit), a dot, a 2–9 digit discriminator.
+const USERNAME = /^[a-z_][a-z0-9_]{2,31}\.\d{2,9}$/i;
+/** The prefix signal-cli gives a username recipient (signal-cli(1) "RECIPIENT"). */
+export const USERNAME_PREFIX = "u:";
 export const MAX_TEXT = 10_000;
 
 /** A bad field: the routes answer 400 `{error, field}`. */
@@ -22,7 +27,10 @@ export function recipient(v: unknown, field: string): string {
   if (typeof v !== "string") throw new FieldError(field, `${field} must be a string`);
   if (E164.test(v) || UUID.test(v)) return v;
   if (v.startsWith("u:") && UUID.test(v.slice(2))) return v.slice(2);
-  throw new FieldError(field, `${field} must be a UUID, an E.164 number (+ then 7 to 14 digits) or u:<uuid>`);
+  // A username is returned as `u:<username>`, to be resolved to its service id (resolve.ts).
+  const name = v.startsWith("u:") ? v.slice(2) : v;
+  if (USERNAME.test(name)) return USERNAME_PREFIX + name.toLowerCase();
+  throw new FieldError(field, `${field} must be a UUID, an E.164 number (+ then 7 to 14 digits), u:<uuid> or a Signal username (name.01)`);
 }
 
 /** Message text: 1 to 10,000 characters (code points). */

@@ -47,6 +47,7 @@ const adminBodyDomain: Gate = { level: "admin", on: "body-domain" };
 const workflow: Gate = { level: "workflow" };
 const signedWebhook: Gate = { level: "signed-webhook" };
 const anyPrincipal: Gate = { level: "authenticated" };
+const workflowOrSigned: Gate = { level: "workflow", signed: true };
 const umpRead: Gate = { level: "read", capability: "read" };
 const umpWrite: Gate = { level: "write", capability: "write" };
 
@@ -153,7 +154,9 @@ export const GATES: Readonly<Record<string, Gate>> = Object.freeze({
   "GET /kcs/articles": read,
   "GET /kcs/articles/:id": read,
   "GET /kcs/translations": read,
-  "POST /workflow/plugins/mount": workflow,
+  // SPEC §5 item 10: the gateway mounts with the channel webhook secret (it holds no service token); an operator's
+  // workflow bearer is accepted too.
+  "POST /workflow/plugins/mount": workflowOrSigned,
   "GET /workflow/claim-schemas": workflow,
   "GET /workflow/claims": workflow,
   "POST /workflow/claims": workflow,

@@ -154,9 +154,10 @@ function authorize(memory: Memory): MiddlewareHandler {
     if (isPublicKey(key)) return next();
     const gate = GATES[key];
 
-    if (gate?.level === "signed-webhook") {
+    // A `workflow` gate with `signed` takes the signed path when the request carries a signature (the gateway's mount).
+    if (gate?.level === "signed-webhook" || (gate?.level === "workflow" && gate.signed && c.req.header("webhook-signature") !== undefined)) {
       // SPEC §5 item 10: the channel edge authenticates by a Standard-Webhooks signature, not a bearer.
-      if (c.req.header("authorization") !== undefined && c.req.header("webhook-signature") === undefined) {
+      if (gate.level === "signed-webhook" && c.req.header("authorization") !== undefined && c.req.header("webhook-signature") === undefined) {
         // A bearer is no channel credential: a valid one is refused with 403 (the agent role by name, SPEC §5 item 3).
         const bearer = await s.authenticator.authenticate({ authorization: c.req.header("authorization"), peer: peerOf(c), acceptsCapability: false });
         if (!bearer.ok) return unauthorized(memory, c, bearer.reason);

@@ -48,7 +48,9 @@ describe("gateway routes", () => {
     [{ recipient: "+123456789012345", message: "x" }, "recipient"], // 15 digits
     [{ recipient: "4915112345678", message: "x" }, "recipient"], // no +
     [{ recipient: "u:not-a-uuid", message: "x" }, "recipient"],
-    [{ recipient: "alice.01", message: "x" }, "recipient"],
+    [{ recipient: "al.01", message: "x" }, "recipient"], // a 2-character nickname is no username
+    [{ recipient: "alice", message: "x" }, "recipient"], // a username carries its discriminator
+    [{ recipient: "1alice.01", message: "x" }, "recipient"],
     [{ recipients: ["+4915112345678", "nope"], message: "x" }, "recipients[1]"],
     [{ message: "x" }, "recipient"],
     [{ recipient: "+4915112345678", message: "" }, "message"],
@@ -60,6 +62,26 @@ describe("gateway routes", () => {
     expect(r.status).toBe(400);
     expect((await r.json()).field).toBe(field);
     expect(fake.calls.filter((c) => c.method === "send")).toEqual([]);
+  });
+
+  it("resolves a Signal username through signal-cli's getUserStatus and sends to its ACI; an unknown one is refused naming the field", async () => {
+    fake.usernames = { "alice.01": UUID };
+    const app = build();
+    const r = await post(app, "/v2/send", { recipients: ["+4915112345678", "Alice.01"], message: "hello" });
+    expect(r.status).toBe(201);
+    expect(fake.calls.filter((c) => c.method === "getUserStatus")).toEqual([{ method: "getUserStatus", params: { username: ["alice.01"] } }]);
+    expect(fake.calls.at(-1)).toEqual({ method: "send", params: { recipient: ["+4915112345678", UUID], message: "hello" } });
+    // signal-cli's own `u:` form resolves the same way; the resolution is cached (no second lookup).
+    const rpc = await (await post(app, "/api/v1/rpc", { jsonrpc: "2.0", method: "sendMessage", params: { recipient: "u:alice.01", message: "again" }, id: 1 })).json();
+    expect(rpc.result.timestamp).toBeGreaterThan(0);
+    expect(fake.calls.filter((c) => c.method === "getUserStatus")).toHaveLength(1);
+    expect(fake.calls.at(-1)?.params.recipient).toEqual([UUID]);
+    const unknown = await post(app, "/v2/send", { recipients: [UUID, "bob.42"], message: "hi" });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({ field: "recipients[1]", error: expect.stringMatching(/not registered/) });
+    const viaRpc = await (await post(app, "/api/v1/rpc", { jsonrpc: "2.0", method: "sendMessage", params: { recipient: "bob.42", message: "hi" }, id: 2 })).json();
+    expect(viaRpc.error).toMatchObject({ code: -32602, data: { field: "recipient" } });
+    expect(fake.calls.filter((c) => c.method === "send")).toHaveLength(2);
   });
 
   it("accepts the edges: 7 and 14 digits, exactly 10,000 characters", async () => {
@@ -160,8 +182,25 @@ describe("recipient cache", () => {
 });
 
 describe("send gate and outbound client", () => {
+  /** A clock the test moves by hand: `sleep` resolves once `advance` passes its wake time. */
+  function manualClock() {
+    let t = 0;
+    const sleepers: { at: number; wake: () => void }[] = [];
+    return {
+      now: () => t,
+      sleep: (ms: number) => new Promise<void>((wake) => sleepers.push({ at: t + ms, wake })),
+      advance(ms: number) {
+        t += ms;
+        for (const s of sleepers.splice(0)) if (s.at <= t) s.wake(); else sleepers.push(s);
+      },
+    };
+  }
+  const settle = () => new Promise((r) => setTimeout(r, 20));
+
   it("max_sends_per_second bounds in-flight sends", async () => {
-    const gate = new SendGate(2);
+    const clock = manualClock();
+    // Sleeping moves time on at once, so only the in-flight bound is under test here.
+    const gate = new SendGate(2, { now: clock.now, sleep: async (ms) => clock.advance(ms) });
     let active = 0;
     let peak = 0;
     await Promise.all(Array.from({ length: 7 }, () => gate.run(async () => {
@@ -170,6 +209,41 @@ describe("send gate and outbound client", () => {
       active--;
     })));
     expect(peak).toBe(2);
+  });
+
+  it("max_sends_per_second paces starts: at most that many sends begin in any rolling second", async () => {
+    const clock = manualClock();
+    const gate = new SendGate(2, clock);
+    const startedAt: number[] = [];
+    const all = Promise.all(Array.from({ length: 5 }, () => gate.run(async () => void startedAt.push(clock.now()))));
+    await settle();
+    expect(startedAt).toEqual([0, 0]);
+    clock.advance(999);
+    await settle();
+    expect(startedAt).toEqual([0, 0]);
+    clock.advance(1);
+    await settle();
+    expect(startedAt).toEqual([0, 0, 1000, 1000]);
+    clock.advance(1000);
+    await all;
+    expect(startedAt).toEqual([0, 0, 1000, 1000, 2000]);
+  });
+
+  it("POST /v2/send is paced by the gate: a second send in the same second waits for the next", async () => {
+    const clock = manualClock();
+    const gate = new SendGate(1, clock);
+    const app = gatewayApp({
+      version: "1.0.0", authToken: null, signal: new SignalCli(fake.url, null), log: () => {},
+      budget: new RequestBudget(), cache: new RecipientCache(), sends: gate,
+    });
+    const first = post(app, "/v2/send", { recipient: "+4915112345678", message: "one" });
+    const second = post(app, "/v2/send", { recipient: "+4915112345678", message: "two" });
+    expect((await first).status).toBe(201);
+    await settle();
+    expect(fake.calls.filter((c) => c.method === "send").map((c) => c.params.message)).toEqual(["one"]);
+    clock.advance(1000);
+    expect((await second).status).toBe(201);
+    expect(fake.calls.filter((c) => c.method === "send").map((c) => c.params.message)).toEqual(["one", "two"]);
   });
 
   it("the signal-cli client refuses redirects", async () => {

@@ -45,6 +45,14 @@ describe("gateway config", () => {
     expect(c.server.authToken).toBeNull();
   });
 
+  it("signal_cli: connect over HTTP, a UNIX socket or TCP, or start signal-cli from its path", async () => {
+    expect((await load(await config())).signalCli).toEqual({ transport: { kind: "http", url: "http://127.0.0.1:7583" }, account: "+15550001234" });
+    expect((await load(await config({ signal_cli: { socket: "/run/user/1000/signal-cli/socket" } }))).signalCli).toEqual({ transport: { kind: "socket", path: "/run/user/1000/signal-cli/socket" }, account: null });
+    expect((await load(await config({ signal_cli: { tcp: "[::1]:7583" } }))).signalCli.transport).toEqual({ kind: "tcp", host: "::1", port: 7583 });
+    expect((await load(await config({ signal_cli: { path: "/opt/signal-cli/bin/signal-cli", account: "+15550001234", data_dir: "/var/lib/signal" } }))).signalCli)
+      .toEqual({ transport: { kind: "spawn", path: "/opt/signal-cli/bin/signal-cli", dataDir: "/var/lib/signal" }, account: "+15550001234" });
+  });
+
   it.each([0o640, 0o604, 0o644, 0o660])("refuses a gateway config with mode %o", async (mode) => {
     await expect(load(await config({}, mode))).rejects.toThrow(/gateway config: the file must be owner-only/);
   });
@@ -72,6 +80,12 @@ describe("gateway config", () => {
 
   it.each([
     [{ signal_cli: { rpc_url: "ftp://x" } }, /signal_cli.rpc_url/],
+    [{ signal_cli: {} }, /signal_cli: set exactly one of rpc_url, socket, tcp or path/],
+    [{ signal_cli: { rpc_url: "http://127.0.0.1:1", socket: "/run/signal-cli/socket" } }, /exactly one/],
+    [{ signal_cli: { tcp: "localhost" } }, /signal_cli.tcp: must be HOST:PORT/],
+    [{ signal_cli: { tcp: "localhost:0" } }, /signal_cli.tcp/],
+    [{ signal_cli: { path: "/usr/local/bin/signal-cli" } }, /signal_cli.account: required with signal_cli.path/],
+    [{ signal_cli: { socket: "/s", data_dir: "/d" } }, /signal_cli.data_dir: only with signal_cli.path/],
     [{ signal_cli: { rpc_url: "http://127.0.0.1:1", account: "15550001234" } }, /signal_cli.account/],
     [{ server: { port: 70000 } }, /server.port/],
     [{ max_sends_per_second: 0 }, /max_sends_per_second/],

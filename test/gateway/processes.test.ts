@@ -5,7 +5,7 @@
  * Also: the bin refuses a group-readable config and a remote bind, and `link` prints the QR code.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -49,10 +49,10 @@ async function until<T>(what: string, fn: () => Promise<T | undefined>, out: () 
   }
   throw new Error(`${what} did not happen: ${out()}`);
 }
-function gatewayConfig(dir: string, o: { servicePort: number; rpcUrl: string; port?: number; server?: Record<string, unknown> }, mode = 0o600): string {
+function gatewayConfig(dir: string, o: { servicePort: number; rpcUrl?: string; signalCli?: Record<string, unknown>; port?: number; server?: Record<string, unknown> }, mode = 0o600): string {
   return ownerOnly(join(dir, "gateway.json"), JSON.stringify({
     server: { bind: "127.0.0.1", port: o.port ?? 0, ...o.server },
-    signal_cli: { rpc_url: o.rpcUrl },
+    signal_cli: o.signalCli ?? { rpc_url: o.rpcUrl },
     service: { base_url: `http://127.0.0.1:${o.servicePort}`, webhook_secret_file: ownerOnly(join(dir, "gw.secret"), WEBHOOK_SECRET) },
     bridge_config_path: ownerOnly(join(dir, "gw-bridge.signal.json"), BRIDGE_TEXT),
     drain_interval_secs: 5,
@@ -80,41 +80,58 @@ describe("cairn-gateway processes", () => {
     expect(fake.calls.find((c) => c.method === "finishLink")?.params).toMatchObject({ deviceName: "cairn-test" });
   }, 60_000);
 
-  it("end to end: inbound message → case note; approved reply → drained and sent through signal-cli", async () => {
+  it.each([
+    ["an HTTP daemon (signal_cli.rpc_url)", "http"],
+    ["a signal-cli it starts itself (signal_cli.path, jsonRpc on stdin/stdout)", "spawn"],
+  ])("end to end over %s: the gateway mounts with no service token; inbound message → case note; approved reply → drained and sent", async (_name, mode) => {
     fake = await startFakeSignalCli();
     const dir = tempDir();
     const servicePort = await freePort();
+    // The service requires a bearer: only the operator holds it. The gateway authenticates by the channel secret alone.
+    const TOKEN = "operator-token-for-the-e2e-test";
     const svc = start("cairn.mjs", ["serve"], {
       BIND_PORT: String(servicePort), CAIRN_DB_PATH: join(dir, "cairn.db"), CAIRN_EMBED_KIND: "none",
+      AUTH_TOKEN_FILE: ownerOnly(join(dir, "token"), TOKEN),
       CAIRN_CHANNEL_WEBHOOK_SECRET_FILE: ownerOnly(join(dir, "channel.secret"), WEBHOOK_SECRET),
       CAIRN_CHANNEL_BRIDGE_CONFIG: ownerOnly(join(dir, "bridge.signal.json"), BRIDGE_TEXT),
     });
     const base = `http://127.0.0.1:${servicePort}`;
     await until("service start", async () => (await fetch(`${base}/health`)).ok || undefined, svc.out);
+    const op = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
+    expect((await fetch(`${base}/workflow/events`)).status).toBe(401); // no loopback exemption with a token configured
+
     const gwPort = await freePort();
-    const gw = start("cairn-gateway.mjs", ["serve", "--config", gatewayConfig(dir, { servicePort, rpcUrl: fake.url, port: gwPort })]);
+    const argsFile = join(dir, "signal-cli-args.jsonl");
+    const signalCli = mode === "http" ? { rpc_url: fake.url } : { path: join(root, "test", "gateway", "fake-signal-cli-bin.mjs"), account: "+15550001234" };
+    const gw = start("cairn-gateway.mjs", ["serve", "--config", gatewayConfig(dir, { servicePort, signalCli, port: gwPort })], { FAKE_SIGNAL_CLI_SOCKET: fake.socket, FAKE_SIGNAL_CLI_ARGS: argsFile });
     const health = await until("gateway start", async () => (await fetch(`http://127.0.0.1:${gwPort}/v1/health`)).json(), gw.out);
     expect(health).toEqual({ status: "ok", version: "1.0.0" });
     expect(gw.out()).toContain("mounted on the service");
+    const mounted = await (await fetch(`${base}/workflow/events`, { headers: op })).json();
+    expect(mounted.events.filter((e: { type: string }) => e.type === "plugin/mounted")).toHaveLength(1);
+    expect(await (await fetch(`http://127.0.0.1:${gwPort}/v1/about`)).json()).toMatchObject({ linked: true, account: "+15*******34" });
+    if (mode === "spawn") expect(readFileSync(argsFile, "utf8").trim()).toBe(JSON.stringify(["jsonRpc"]));
 
     const SENDER = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
-    const json = { "content-type": "application/json" };
-    const run = await (await fetch(`${base}/workflow/runs`, { method: "POST", headers: json, body: JSON.stringify({ state_json: { case_ref: "crm:zendesk:acme:77", origin: "operator", channel: { kind: "signal", conversation_ref: SENDER } } }) })).json();
+    const run = await (await fetch(`${base}/workflow/runs`, { method: "POST", headers: op, body: JSON.stringify({ state_json: { case_ref: "crm:zendesk:acme:77", origin: "operator", channel: { kind: "signal", conversation_ref: SENDER } } }) })).json();
     const runId = run.run.id;
     expect(runId).toBeGreaterThan(0);
-    // The gateway follows signal-cli's event stream; wait until it subscribed, then a message arrives.
+    // The gateway follows signal-cli's receive notifications; wait until it subscribed, then a message arrives.
+    let ts = 1_750_000_000_000;
     await until("inbound note", async () => {
-      fake!.push({ envelope: { sourceUuid: SENDER, timestamp: 1_750_000_000_000, dataMessage: { timestamp: 1_750_000_000_000, message: "My router keeps dropping" } } });
+      fake!.push({ envelope: { sourceUuid: SENDER, timestamp: ++ts, dataMessage: { timestamp: ts, message: "My router keeps dropping" } } });
       await new Promise((r) => setTimeout(r, 300));
-      const doc = await (await fetch(`${base}/workflow/runs/${runId}`)).text();
+      const doc = await (await fetch(`${base}/workflow/runs/${runId}`, { headers: op })).text();
       return doc.includes("My router keeps dropping") ? doc : undefined;
     }, gw.out);
 
-    const draft = await (await fetch(`${base}/workflow/runs/${runId}/channel-out`, { method: "POST", headers: json, body: JSON.stringify({ text: "Please restart the router." }) })).json();
-    const prop = await (await fetch(`${base}/proposals/${draft.proposal_id}`)).json();
-    const approved = await fetch(`${base}/proposals/${draft.proposal_id}/approve?digest=${prop.content_digest ?? prop.proposal?.content_digest}`, { method: "POST" });
+    const draft = await (await fetch(`${base}/workflow/runs/${runId}/channel-out`, { method: "POST", headers: op, body: JSON.stringify({ text: "Please restart the router." }) })).json();
+    const prop = await (await fetch(`${base}/proposals/${draft.proposal_id}`, { headers: op })).json();
+    const approved = await fetch(`${base}/proposals/${draft.proposal_id}/approve?digest=${prop.content_digest ?? prop.proposal?.content_digest}`, { method: "POST", headers: op });
     expect(approved.status).toBe(200);
     const sent = await until("drained send", async () => fake!.calls.find((c) => c.method === "send"), gw.out, 30_000);
-    expect(sent.params).toEqual({ recipient: [SENDER], message: "Please restart the router." });
+    expect(sent.params).toEqual(mode === "http"
+      ? { recipient: [SENDER], message: "Please restart the router." }
+      : { account: "+15550001234", recipient: [SENDER], message: "Please restart the router." });
   }, 120_000);
 });

@@ -72,6 +72,14 @@ describe.runIf(process.env.CAIRN_SLOW === "1")("npm pack → consumer project", 
     // The bin runs compiled JavaScript (no tsx installed here).
     const bin = await run(process.execPath, [join(nm, "cairn", "bin", "cairn.mjs"), "--version"], { cwd: app });
     expect(bin.stdout).toContain(pkg.version);
+    // So does the messaging gateway's bin (issue 18): compiled, and it loads and checks a config (a group-readable one is refused).
+    expect(listing).toContain("package/dist/gateway.js");
+    const gw = await run(process.execPath, [join(nm, "cairn", "bin", "cairn-gateway.mjs"), "--version"], { cwd: app });
+    expect(gw.stdout).toContain(`cairn-gateway/${pkg.version}`);
+    writeFileSync(join(app, "gateway.json"), "{}", { mode: 0o644 });
+    const refused = await run(process.execPath, [join(nm, "cairn", "bin", "cairn-gateway.mjs"), "serve", "--config", "gateway.json"], { cwd: app });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain("config refused: gateway config: the file must be owner-only");
 
     // A lean install asked for the ONNX lane names the package to install, in one line (the model files are placeholders:
     // the runtime package is looked for before any model is read).

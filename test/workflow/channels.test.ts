@@ -157,4 +157,23 @@ describe("plugin mount", () => {
     expect((await m.req("POST", "/workflow/plugins/mount", { plugin: "tg", kind: "telegram", evidence: { bridge_config_sha256: BRIDGE_SHA } }, op)).status).toBe(404);
     expect((await m.req("POST", "/workflow/plugins/mount", { plugin: "signal-gateway", kind: "signal", evidence: {} }, op)).status).toBe(400);
   });
+
+  it("accepts a mount signed with the channel secret (the gateway holds no service token) and refuses an unsigned, badly signed or agent-presented one", async () => {
+    const m = await open();
+    const body = JSON.stringify({ plugin: "cairn-gateway", kind: "signal", evidence: { bridge_config_sha256: BRIDGE_SHA } });
+    const ok = await m.req("POST", "/workflow/plugins/mount", body, await signed(body));
+    expect(ok.status).toBe(201);
+    expect(await ok.json()).toMatchObject({ plugin: "cairn-gateway", kind: "signal", mounted: true });
+    const events = await (await m.req("GET", "/workflow/events", undefined, op)).json();
+    expect(events.events.filter((e: { type: string }) => e.type === "plugin/mounted")).toHaveLength(1);
+    // No credential at all (this server has a JWT secret, so loopback is not exempt), a wrong secret, a body changed after signing.
+    expect((await m.req("POST", "/workflow/plugins/mount", body, { "content-type": "application/json" })).status).toBe(401);
+    expect((await m.req("POST", "/workflow/plugins/mount", body, await signed(body, { secret: "whsec_" + btoa("not-the-secret") }))).status).toBe(401);
+    const other = JSON.stringify({ plugin: "cairn-gateway", kind: "signal", evidence: { bridge_config_sha256: "0".repeat(64) } });
+    expect((await m.req("POST", "/workflow/plugins/mount", other, await signed(body))).status).toBe(401);
+    // A signed mount with wrong evidence is still refused on its merits.
+    expect((await m.req("POST", "/workflow/plugins/mount", other, await signed(other))).status).toBe(409);
+    // The agent role stays refused on the bearer path.
+    expect((await m.req("POST", "/workflow/plugins/mount", body, { "content-type": "application/json", ...as(["agent"]) })).status).toBe(403);
+  });
 });

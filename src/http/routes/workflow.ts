@@ -76,8 +76,8 @@ const cases = createRoute({
   responses: { 200: json(z.looseObject({ status: z.enum(["applied", "unchanged"]), created: z.boolean(), run: RunView }), "Applied"), ...errorResponses(400, 401, 403, 409) },
 });
 const mount = createRoute({
-  method: "post", path: "/workflow/plugins/mount", operationId: "mountPlugin", summary: "Register a plugin mount with bridge-config evidence", tags: TAGS, security: BEARER,
-  "x-cairn-choice": "body {plugin, kind, evidence: {bridge_config_sha256}}; 409 mount_evidence_mismatch; 404 for a kind without a bridge config",
+  method: "post", path: "/workflow/plugins/mount", operationId: "mountPlugin", summary: "Register a plugin mount with bridge-config evidence", tags: TAGS, security: [...BEARER, { standardWebhooks: [] }],
+  "x-cairn-choice": "body {plugin, kind, evidence: {bridge_config_sha256}}; 409 mount_evidence_mismatch; 404 for a kind without a bridge config; a workflow bearer or a Standard-Webhooks signature with the channel secret (the gateway holds no service token, SPEC §5 item 10)",
   request: body(z.object({ plugin: z.unknown().optional().openapi({ type: "string" }), kind: z.unknown().optional().openapi({ type: "string" }), evidence: z.unknown().optional().openapi({ type: "object" }) })),
   responses: { 201: json(z.object({ mount_id: z.number().int(), plugin: z.string(), kind: z.string(), mounted: z.literal(true) }), "Mounted"), ...errorResponses(400, 401, 403, 404, 409) },
 });
