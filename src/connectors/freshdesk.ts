@@ -11,7 +11,8 @@ import {
   arrayOf, baseUrlOf, basicAuth, caseBody, caseTitle, configString, crmCaseOf, idOf, mapLimit, objectOf, optionalString,
   orgOf, recordOf, secretOnce, str, urlOf, type CaseComment,
 } from "./_case-common.ts";
-import { VendorError, type ConnectorRecord, type VendorDeps, type VendorFactory, type VendorSource } from "./vendor.ts";
+import type { ResumableSource } from "./resumable.ts";
+import { VendorError, type ConnectorRecord, type VendorDeps, type VendorFactory } from "./vendor.ts";
 
 /** Freshdesk's documented ticket statuses (2 Open, 3 Pending, 4 Resolved, 5 Closed; 6+ are custom). */
 const STATUS_WORDS: Record<number, string> = { 2: "open", 3: "pending", 4: "resolved", 5: "closed" };
@@ -36,7 +37,7 @@ interface Cursor {
   page: number;
 }
 
-function createFreshdesk(config: Record<string, unknown>, deps: VendorDeps): VendorSource {
+function createFreshdesk(config: Record<string, unknown>, deps: VendorDeps): ResumableSource {
   const base = baseUrlOf(config);
   const org = orgOf(config, base);
   const secret = secretOnce(deps, configString(config, "api_key_file"));
@@ -117,11 +118,20 @@ function createFreshdesk(config: Record<string, unknown>, deps: VendorDeps): Ven
     });
   }
 
+  // The latest `updated_at` seen: the next sync asks only for tickets updated since (resumable.ts; the boundary
+  // ticket comes again and is a no-op).
+  let latest: string | undefined;
+
   return {
     kind: "freshdesk",
+    resumeCursor: () => (latest === undefined ? null : JSON.stringify({ since: latest, page: 1 })),
     async page(cursor) {
       const cur = cursor === null ? { since: since0, page: 1 } : parseCursor(cursor);
       const p = await listPage(cur, "requester,stats,description");
+      for (const t of p.tickets) {
+        const u = str(t.updated_at);
+        if (u !== undefined && (latest === undefined || Date.parse(u) > Date.parse(latest))) latest = u;
+      }
       return { records: await mapLimit(p.tickets, 4, toRecord), cursor: p.next === null ? null : JSON.stringify(p.next) };
     },
     async livePaths() {

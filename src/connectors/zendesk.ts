@@ -10,7 +10,8 @@ import {
   baseUrlOf, basicAuth, caseBody, caseTitle, configString, crmCaseOf, idOf, mapLimit, objectOf, optionalString, orgOf,
   recordOf, secretOnce, str, urlOf, type CaseComment,
 } from "./_case-common.ts";
-import { VendorError, type ConnectorRecord, type VendorDeps, type VendorFactory, type VendorSource } from "./vendor.ts";
+import type { ResumableSource } from "./resumable.ts";
+import { VendorError, type ConnectorRecord, type VendorDeps, type VendorFactory } from "./vendor.ts";
 
 const EXPORT = "/api/v2/incremental/tickets/cursor.json";
 /** Zendesk's tag on a ticket closed by a merge (the source side). */
@@ -28,7 +29,7 @@ export function zendeskStatus(status: string): CaseStatus {
 /** The Zendesk vendor factory. */
 export const zendesk: VendorFactory = (config, deps) => createZendesk(config, deps);
 
-function createZendesk(config: Record<string, unknown>, deps: VendorDeps): VendorSource {
+function createZendesk(config: Record<string, unknown>, deps: VendorDeps): ResumableSource {
   const base = baseUrlOf(config);
   const org = orgOf(config, base);
   const authType = optionalString(config, "auth_type") ?? "api_token";
@@ -51,7 +52,10 @@ function createZendesk(config: Record<string, unknown>, deps: VendorDeps): Vendo
     const end = body.end_of_stream === true;
     const after = str(body.after_cursor);
     if (!end && (after === undefined || after === cursor)) throw new VendorError("repeated_cursor", "Zendesk ticket export repeated its cursor");
-    return { tickets: body.tickets.map((t) => objectOf(t, "Zendesk ticket")), metricSets: Array.isArray(body.metric_sets) ? body.metric_sets : [], next: end ? null : after! };
+    return {
+      tickets: body.tickets.map((t) => objectOf(t, "Zendesk ticket")), metricSets: Array.isArray(body.metric_sets) ? body.metric_sets : [],
+      next: end ? null : after!, after,
+    };
   }
 
   async function comments(id: string): Promise<Record<string, unknown>[]> {
@@ -102,10 +106,15 @@ function createZendesk(config: Record<string, unknown>, deps: VendorDeps): Vendo
     return recordOf({ kind: "zendesk", path: `zendesk/${org}/tickets/${id}`, sourceUrl: `${base.origin}/agent/tickets/${id}`, tags, vendorStatus: status, crmCase: c });
   }
 
+  // The export's last `after_cursor` (at `end_of_stream`): where the next sync resumes (resumable.ts).
+  let resume: string | null = null;
+
   return {
     kind: "zendesk",
+    resumeCursor: () => resume,
     async page(cursor) {
       const p = await exportPage(cursor, true);
+      if (p.next === null) resume = p.after ?? null;
       const reopens = new Map<string, number>();
       for (const m of p.metricSets) {
         const o = m as Record<string, unknown>;
