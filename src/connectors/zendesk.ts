@@ -79,10 +79,13 @@ function createZendesk(config: Record<string, unknown>, deps: VendorDeps): Resum
     const status = str(t.status) ?? "open";
     const tags = Array.isArray(t.tags) ? t.tags.filter((x): x is string => typeof x === "string") : [];
     const all = await comments(id);
-    // The requester's address and name as Zendesk saw them (email channel): scrubbed from the text, never stored.
-    const via = (t.via ?? {}) as { source?: { from?: { address?: string; name?: string } } };
-    const known = [str(via.source?.from?.address), str(via.source?.from?.name)];
     const requester = t.requester_id === null || t.requester_id === undefined ? undefined : String(t.requester_id);
+    // The requester's address and name as Zendesk saw them (email channel, on the ticket and on the requester's own
+    // comments): scrubbed from the text, never stored.
+    const known = [t, ...all.filter((c) => requester !== undefined && String(c.author_id) === requester)].flatMap((x) => {
+      const from = ((x.via ?? {}) as { source?: { from?: { address?: unknown; name?: unknown } } }).source?.from;
+      return [str(from?.address), str(from?.name)];
+    });
     const rendered: CaseComment[] = all.filter((c) => includeInternal || c.public !== false).map((c) => ({
       at: str(c.created_at) ?? "", by: requester !== undefined && String(c.author_id) === requester ? "requester" : "agent",
       internal: c.public === false, text: str(c.plain_body) ?? str(c.body) ?? "",
