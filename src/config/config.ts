@@ -3,6 +3,7 @@
  * expanded once at boot into this fully-defaulted shape by `parseConfig`.
  * No other module reads the environment (STYLE rule 4).
  */
+import type { ConnectorSettings } from "./connector-config.ts";
 import type { AuthConfig, OutboundSettings, RateLimitConfig, WatchdogConfig } from "./security-config.ts";
 import type { InjectionPolicy } from "../hygiene/injection-policy.ts";
 import type { WorkflowConfig } from "./workflow-config.ts";
@@ -79,6 +80,8 @@ export interface Config {
   outbound: OutboundSettings;
   /** Case governance: re-ask window and channel bridge configs (SPEC §4.11, §6; issue 16). */
   workflow: WorkflowConfig;
+  /** Connector configs directory and enabled families (issue 15). */
+  connectors: ConnectorSettings;
   /** Every raw variable this project knows, for features that parse their own rows. */
   raw: Readonly<Record<string, string | undefined>>;
 }

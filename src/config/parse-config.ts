@@ -8,6 +8,7 @@ import type { Config } from "./config.ts";
 import { parseSkipPatterns } from "../hygiene/skip-patterns.ts";
 import { parseSecurityConfig } from "./security-config.ts";
 import { parseWorkflowConfig } from "./workflow-config.ts";
+import { parseConnectorConfig } from "./connector-config.ts";
 import { ConfigError, readBool, readEnum, readInt, readString } from "./read-var.ts";
 
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/;
@@ -75,6 +76,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     umpKeyDir: readString(env, "CAIRN_UMP_KEY_DIR") ?? `${configDir(env)}/ump`,
     ...parseSecurityConfig(env, { loopback: isLoopbackAddr(bindAddr), bindPublic }),
     ...parseWorkflowConfig(env),
+    ...parseConnectorConfig(env, configDir(env)),
     raw: { ...env },
   };
 }

@@ -74,3 +74,10 @@ export async function writePrivateText(path: string, text: string): Promise<void
 export function privateSaltFile(path: string): { read(): Promise<string | undefined>; createNew(text: string): Promise<void> } {
   return { read: () => readPrivateText(path, "subject salt file"), createNew: (text) => writeNewPrivateText(path, text) };
 }
+
+/** The `ConnectorFiles` port (src/connectors/config-files.ts) over owner-only files. */
+export const connectorFiles = {
+  read: (path: string, label: string) => readPrivateText(path, label),
+  write: (path: string, text: string) => writePrivateText(path, text),
+  createNew: (path: string, text: string) => writeNewPrivateText(path, text),
+};
