@@ -26,8 +26,8 @@ export interface ShimFake extends Fake {
   remove(id: string): void;
 }
 
-/** Starts the shim with `n` cases, two per list page. */
-export async function startShimFake(n: number, perPage = 2): Promise<ShimFake> {
+/** Starts the shim with `n` cases, two per list page; `linkOrigin` goes into the list's `url` fields (not part of the protocol). */
+export async function startShimFake(n: number, perPage = 2, linkOrigin?: string): Promise<ShimFake> {
   const clock = vendorClock();
   const cases = new Map<string, ShimCase>();
   for (let i = 1; i <= n; i++) {
@@ -40,7 +40,7 @@ export async function startShimFake(n: number, perPage = 2): Promise<ShimFake> {
     const all = live();
     const page = all.slice(from, from + perPage);
     const next = from + perPage < all.length ? String(from + perPage) : null;
-    return { status: 200, body: { cases: page.map((c) => ({ case_id: c.case_id, updated_rev: c.updated_rev })), next_cursor: next } };
+    return { status: 200, body: { cases: page.map((c) => ({ case_id: c.case_id, updated_rev: c.updated_rev, url: `${linkOrigin ?? "https://shim.example"}/v1/cases/${c.case_id}` })), next_cursor: next } };
   }
   function detail(id: string): Answer {
     const c = cases.get(id);

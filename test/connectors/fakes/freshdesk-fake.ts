@@ -39,8 +39,8 @@ export interface FreshdeskFake extends Fake {
   merge(secondary: number, primary: number): void;
 }
 
-/** Starts the fake with `n` tickets, `perPage` at most per list page. */
-export async function startFreshdeskFake(n: number, perPage = 2): Promise<FreshdeskFake> {
+/** Starts the fake with `n` tickets, `perPage` at most per list page; `linkOrigin` (default: its own) goes into `link`. */
+export async function startFreshdeskFake(n: number, perPage = 2, linkOrigin?: string): Promise<FreshdeskFake> {
   const clock = vendorClock();
   let convId = 5000;
   const tickets = new Map<number, Ticket>();
@@ -119,7 +119,7 @@ export async function startFreshdeskFake(n: number, perPage = 2): Promise<Freshd
       return { status: 404, body: "" };
     },
   });
-  origin = fake.origin;
+  origin = linkOrigin ?? fake.origin;
   return {
     ...fake,
     tickets,

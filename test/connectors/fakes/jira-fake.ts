@@ -43,8 +43,8 @@ const dateDTO = (ms: number) => {
   return { iso8601: iso, jira: iso.replace("+0000", ".000+0000"), friendly: "Today", epochMillis: ms };
 };
 
-/** Starts the fake with `n` requests, at most `perPage` per page. */
-export async function startJiraFake(n: number, perPage = 2): Promise<JiraFake> {
+/** Starts the fake with `n` requests, at most `perPage` per page; `linkOrigin` (default: its own) goes into `_links`. */
+export async function startJiraFake(n: number, perPage = 2, linkOrigin?: string): Promise<JiraFake> {
   const clock = vendorClock();
   let commentId = 30_000;
   const requests = new Map<string, Request>();
@@ -76,7 +76,7 @@ export async function startJiraFake(n: number, perPage = 2): Promise<JiraFake> {
     const last = start + page.length >= values.length;
     return {
       status: 200,
-      body: { _expands: [], size: page.length, start, limit, isLastPage: last, _links: { base: `${origin}/rest/servicedeskapi`, context: "", self: `${origin}${url.pathname}` }, values: page },
+      body: { _expands: [], size: page.length, start, limit, isLastPage: last, _links: { base: `${origin}/rest/servicedeskapi`, context: "", self: `${origin}${url.pathname}`, ...(last ? {} : { next: `${origin}${url.pathname}?start=${start + page.length}&limit=${limit}` }) }, values: page },
     };
   };
 
@@ -115,7 +115,7 @@ export async function startJiraFake(n: number, perPage = 2): Promise<JiraFake> {
       return { status: 404, body: { errorMessage: "Not found", i18nErrorMessage: { i18nKey: "not.found", parameters: [] } } };
     },
   });
-  origin = fake.origin;
+  origin = linkOrigin ?? fake.origin;
   return {
     ...fake,
     requests,

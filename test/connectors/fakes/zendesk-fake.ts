@@ -43,8 +43,8 @@ export interface ZendeskFake extends Fake {
   merge(source: number, target: number): void;
 }
 
-/** Starts the fake with `n` tickets, `perPage` per export page (Zendesk's default is 1,000). */
-export async function startZendeskFake(n: number, perPage = 2): Promise<ZendeskFake> {
+/** Starts the fake with `n` tickets, `perPage` per export page (Zendesk's default is 1,000); `linkOrigin` goes into its URLs. */
+export async function startZendeskFake(n: number, perPage = 2, linkOrigin = "https://acme.zendesk.com"): Promise<ZendeskFake> {
   const clock = vendorClock();
   let seq = 0;
   let commentId = 1000;
@@ -66,7 +66,7 @@ export async function startZendeskFake(n: number, perPage = 2): Promise<ZendeskF
     t.seq = ++seq;
   };
   const wire = (t: Ticket) => ({
-    url: `https://acme.zendesk.com/api/v2/tickets/${t.id}.json`, id: t.id, external_id: null, type: "incident",
+    url: `${linkOrigin}/api/v2/tickets/${t.id}.json`, id: t.id, external_id: null, type: "incident",
     subject: t.subject, raw_subject: t.subject, description: comments.get(t.id)?.[0]?.body ?? "", priority: t.priority, status: t.status,
     recipient: "support@acme.test", requester_id: REQUESTER_ID, submitter_id: REQUESTER_ID, assignee_id: AGENT_ID,
     organization_id: null, group_id: 7, collaborator_ids: [], follower_ids: [], has_incidents: false, tags: t.tags,
@@ -87,7 +87,7 @@ export async function startZendeskFake(n: number, perPage = 2): Promise<ZendeskF
     const last = page.at(-1)?.seq ?? after;
     const end = from.length <= perPage;
     const body: Record<string, unknown> = {
-      tickets: page.map(wire), after_url: `https://acme.zendesk.com${EXPORT}?cursor=${cursorOf(last)}`, after_cursor: cursorOf(last),
+      tickets: page.map(wire), after_url: `${linkOrigin}${EXPORT}?cursor=${cursorOf(last)}`, after_cursor: cursorOf(last),
       before_url: null, before_cursor: null, end_of_stream: end,
     };
     if (url.searchParams.get("include") === "metric_sets") {
@@ -109,7 +109,7 @@ export async function startZendeskFake(n: number, perPage = 2): Promise<ZendeskF
       body: {
         comments: page.map((c) => ({ id: c.id, type: "Comment", author_id: c.author_id, body: c.body, html_body: `<p>${c.body}</p>`, plain_body: c.body, public: c.public, attachments: [], audit_id: c.id + 1, via: c.via, created_at: c.created_at })),
         meta: { has_more: more, after_cursor: more ? String(after + page.length) : null, before_cursor: null },
-        links: { prev: null, next: more ? `https://acme.zendesk.com/api/v2/tickets/${id}/comments.json?page[after]=${after + page.length}` : null },
+        links: { prev: null, next: more ? `${linkOrigin}/api/v2/tickets/${id}/comments.json?page[after]=${after + page.length}` : null },
       },
     };
   }
