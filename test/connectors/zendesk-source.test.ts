@@ -103,6 +103,13 @@ describe("zendesk source", () => {
     expect(other.seen).toHaveLength(0);
   });
 
+  it("fails with repeated_cursor when the export answers the cursor it was given", async () => {
+    const { fake, source } = await setup(5);
+    const first = await source.page(null);
+    fake.stuck = true;
+    await expect(source.page(first.cursor)).rejects.toMatchObject({ reason: "repeated_cursor" });
+  });
+
   it("never contacts a host that is not the configured one", async () => {
     const fake = await startZendeskFake(1);
     const elsewhere = await startZendeskFake(1);

@@ -41,6 +41,8 @@ export interface ZendeskFake extends Fake {
   remove(id: number): void;
   /** Merges `source` into `target`: source closed with tag `closed_by_merge` and the merge note. */
   merge(source: number, target: number): void;
+  /** When set, a cursor request answers its own cursor again with `end_of_stream: false` (a stuck stream). */
+  stuck: boolean;
 }
 
 /** Starts the fake with `n` tickets, `perPage` per export page (Zendesk's default is 1,000); `linkOrigin` goes into its URLs. */
@@ -84,8 +86,8 @@ export async function startZendeskFake(n: number, perPage = 2, linkOrigin = "htt
     const after = cursor !== null ? seqOf(cursor) : 0;
     const from = cursor !== null ? sorted.filter((t) => t.seq > after) : sorted.filter((t) => Date.parse(t.updated_at) / 1000 >= Number(start));
     const page = from.slice(0, perPage);
-    const last = page.at(-1)?.seq ?? after;
-    const end = from.length <= perPage;
+    const last = cursor !== null && state.stuck ? after : page.at(-1)?.seq ?? after;
+    const end = !(cursor !== null && state.stuck) && from.length <= perPage;
     const body: Record<string, unknown> = {
       tickets: page.map(wire), after_url: `${linkOrigin}${EXPORT}?cursor=${cursorOf(last)}`, after_cursor: cursorOf(last),
       before_url: null, before_cursor: null, end_of_stream: end,
@@ -115,6 +117,7 @@ export async function startZendeskFake(n: number, perPage = 2, linkOrigin = "htt
   }
 
   const EXPORT = "/api/v2/incremental/tickets/cursor.json";
+  const state = { stuck: false };
   const fake = await startFake({
     authorized: (h) => h.authorization === `Basic ${Buffer.from(`${ZD_EMAIL}/token:${ZD_TOKEN}`).toString("base64")}` || h.authorization === `Bearer ${ZD_TOKEN}`,
     unauthorized: { status: 401, body: { error: "Couldn't authenticate you" }, headers: { "www-authenticate": 'Basic realm="Web Password"' } },
@@ -129,6 +132,12 @@ export async function startZendeskFake(n: number, perPage = 2, linkOrigin = "htt
   return {
     ...fake,
     tickets,
+    get stuck() {
+      return state.stuck;
+    },
+    set stuck(v: boolean) {
+      state.stuck = v;
+    },
     edit(id, subject, comment) {
       const t = tickets.get(id)!;
       t.subject = subject;
