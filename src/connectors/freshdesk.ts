@@ -127,6 +127,8 @@ function createFreshdesk(config: Record<string, unknown>, deps: VendorDeps): Res
     resumeCursor: () => (latest === undefined ? null : JSON.stringify({ since: latest, page: 1 })),
     async page(cursor) {
       const cur = cursor === null ? { since: since0, page: 1 } : parseCursor(cursor);
+      // A resumed sync that finds nothing new must resume from the same point next time, not from the start.
+      if (latest === undefined || Date.parse(cur.since) > Date.parse(latest)) latest = cur.since;
       const p = await listPage(cur, "requester,stats,description");
       for (const t of p.tickets) {
         const u = str(t.updated_at);

@@ -117,7 +117,7 @@ function createZendesk(config: Record<string, unknown>, deps: VendorDeps): Resum
     resumeCursor: () => resume,
     async page(cursor) {
       const p = await exportPage(cursor, true);
-      if (p.next === null) resume = p.after ?? null;
+      if (p.next === null) resume = p.after ?? cursor;
       const reopens = new Map<string, number>();
       for (const m of p.metricSets) {
         const o = m as Record<string, unknown>;

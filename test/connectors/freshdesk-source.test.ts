@@ -57,6 +57,17 @@ describe("freshdesk source", () => {
     expect(parseCrmCase(second.records.find((r) => r.path.endsWith("/3"))!.crmCase)).toMatchObject({ status: "merged_away", merged_into: "1" });
   });
 
+  it("a resumed sync that finds nothing new resumes from the same point next time", async () => {
+    const { fake, source } = await setup(3);
+    await backfill(source);
+    const resume = (source as unknown as { resumeCursor(): string | null }).resumeCursor()!;
+    fake.remove(3); // the boundary ticket: the resumed listing is now empty
+    // The core builds a fresh source per sync: this one starts from the stored cursor and sees nothing.
+    const next = drive(freshdesk, (dir) => ({ base_url: fake.origin, org: "acme", api_key_file: secretFile(dir, "k", FD_KEY) }), [fake.origin]).source;
+    await backfill(next, resume);
+    expect((next as unknown as { resumeCursor(): string | null }).resumeCursor()).toBe(resume);
+  });
+
   it("lists live paths without deleted tickets, sending only GETs with Basic {api_key}:X", async () => {
     const { fake, source } = await setup(4);
     fake.remove(3);
