@@ -61,6 +61,8 @@ import { loadProviderKey } from "./provider/provider-key.ts";
 import { createProviderService, type ProviderService } from "./provider/provider-service.ts";
 // --- knowledge base (issue 17) ---
 import { createKbService, type KbService } from "./kb/kb-service.ts";
+import { createConnectorService, type ConnectorService } from "./connectors/connector-service.ts";
+import type { ConnectorFiles } from "./connectors/config-files.ts";
 
 /** What the runtime provides (STYLE rule 5: runtime code stays in src/runtime/). */
 export interface MemoryPorts {
@@ -89,6 +91,10 @@ export interface MemoryPorts {
   /** This process's id and a liveness probe for another (the shutdown stamp, issue 23 §5); absent → 0 and "not alive". */
   pid?: number;
   pidAlive?: (pid: number) => boolean;
+  /** Owner-only files for connector configs, secrets and the subject salt (issue 15); absent → connectors refuse. */
+  connectorFiles?: ConnectorFiles;
+  /** Waits between connector retries (tests inject a no-op); defaults to setTimeout. */
+  connectorSleep?: (ms: number) => Promise<void>;
   /** The UMP operator seed, re-read on every call so rotation applies at once (SPEC §5 item 5); absent → no key, conformance L2. */
   umpKey?: () => Uint8Array | undefined;
 }
@@ -163,6 +169,8 @@ export interface Memory {
   readonly provider: ProviderService;
   /** KCS articles, revisions and translations; the data `kb build` reads (SPEC §3, §4.11, §4.12; src/kb/README.md). */
   readonly kb: KbService;
+  /** Connectors: registry, registration, operator-initiated sync (SPEC §2.12, §4.4, §4.12; src/connectors/README.md). */
+  readonly connectors: ConnectorService;
   /** Registers an index kept in step with writes. */
   addIndexHooks(h: IndexHooks): void;
   /** Registers an in-transaction hook (audit rows). */
@@ -319,8 +327,14 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const alive = (p: number) => (p === pid && serving !== undefined) || (ports.pidAlive?.(p) ?? false);
   const shutdownReport = async () => describeShutdown(await readShutdownStamp(db.client), alive);
   healthDeps.sections.push(async () => ({ shutdown: await shutdownReport(), durability_setting: config.durability }));
+  // --- connectors (issue 15): operator-initiated syncs through the outbound guard; cases go to the workflow ---
+  const connectors = createConnectorService({
+    write, audit, sources, applyCase: (env, o) => workflow.applyCase(env, { ...o, actor: o.origin }), clock,
+    configDir: config.connectors.configDir, families: config.connectors.families, allowLoopback: config.outbound.allowLoopback,
+    resolve: ports.resolveHost ?? (() => Promise.resolve([])), files: ports.connectorFiles, sleep: ports.connectorSleep,
+  });
   return {
-    config, db, write, domains, audit, ump, sources, parcels, workflow, claims, provider, kb,
+    config, db, write, domains, audit, ump, sources, parcels, workflow, claims, provider, kb, connectors,
     ingest: (body) => ingestStructured(write, body),
     ingestBatch: (body) => ingestBatch(write, body),
     ingestMarkdown: (body, opts) => ingestMarkdown(write, body, { ...opts, graph: markdownGraph }),

@@ -11,6 +11,7 @@ import { decodeSnapshotFile, encodeSnapshotFile } from "./lexical/snapshot-file.
 import { openMemory, type Memory } from "./memory.ts";
 import { loadCrossEncoder, loadEmbedder, loadInjectionClassifier } from "./runtime/model-loader.ts";
 import { dirKeyring } from "./runtime/ump-keyring.ts";
+import { connectorFiles } from "./runtime/private-file.ts";
 import {
   ensureParentDir, exitProcess, readBytes, readSecretFile, resolveHost, rssBytes, serveFetch, writeFileAtomic, type RunningServer,
   fileExists, settleHeapAfterBoot, loadSnapshotOffThread, ownerOnlyFiles, processAlive, processId,
@@ -53,7 +54,7 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
   keyring.currentSync();
   return await openMemory(config, {
     rssBytes, embedder, crossEncoder, injectionClassifier, snapshots, readSecretFile, resolveHost, exit: exitProcess, umpKey: () => keyring.currentSync(),
-    pid: processId(), pidAlive: processAlive,
+    pid: processId(), pidAlive: processAlive, connectorFiles,
   });
 }
 

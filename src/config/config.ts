@@ -3,6 +3,7 @@
  * expanded once at boot into this fully-defaulted shape by `parseConfig`.
  * No other module reads the environment (STYLE rule 4).
  */
+import type { ConnectorSettings } from "./connector-config.ts";
 import type { AuthConfig, OutboundSettings, RateLimitConfig, WatchdogConfig } from "./security-config.ts";
 import type { InjectionPolicy } from "../hygiene/injection-policy.ts";
 import type { WorkflowConfig } from "./workflow-config.ts";
@@ -82,6 +83,8 @@ export interface Config {
   workflow: WorkflowConfig;
   /** The opt-in model-provider lane (SPEC §1 item 3; issue 17): absent unless CAIRN_PROVIDER_URL and its key file are set. */
   provider?: ProviderConfig;
+  /** Connector configs directory and enabled families (issue 15). */
+  connectors: ConnectorSettings;
   /** Every raw variable this project knows, for features that parse their own rows. */
   raw: Readonly<Record<string, string | undefined>>;
 }

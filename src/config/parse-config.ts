@@ -9,6 +9,7 @@ import { parseSkipPatterns } from "../hygiene/skip-patterns.ts";
 import { parseSecurityConfig } from "./security-config.ts";
 import { parseWorkflowConfig } from "./workflow-config.ts";
 import { parseProviderConfig } from "./provider-config.ts";
+import { parseConnectorConfig } from "./connector-config.ts";
 import { ConfigError, readBool, readEnum, readInt, readString } from "./read-var.ts";
 
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/;
@@ -77,6 +78,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     ...parseSecurityConfig(env, { loopback: isLoopbackAddr(bindAddr), bindPublic }),
     ...parseWorkflowConfig(env),
     ...parseProviderConfig(env),
+    ...parseConnectorConfig(env, configDir(env)),
     raw: { ...env },
   };
 }

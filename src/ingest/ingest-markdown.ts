@@ -77,8 +77,20 @@ function bodySpan(content: string, parsed: ParsedMarkdown): { text: string; star
   return { text: lines.slice(a).join("\n"), startLine: parsed.bodyStartLine + a, endLine };
 }
 
-/** Validates and writes one markdown document. */
-export async function ingestMarkdown(ctx: WriteContext, raw: unknown, opts: MarkdownIngestOptions = {}): Promise<MarkdownIngestResult> {
+/** A validated markdown document turned into the chunks `writeChunks` takes (nothing written yet). */
+export interface PreparedMarkdown {
+  title: string;
+  domain: string;
+  parsed: ParsedMarkdown;
+  parts: { text: string; headingPath: string[]; startLine: number; endLine: number }[];
+  chunks: NewChunk[];
+}
+
+/**
+ * Validates a `/ingest/markdown` body and builds its chunks without writing them: the connector sync (issue 15)
+ * writes the chunks of a whole page with its cursor in one transaction. `meta` is merged into every chunk's meta.
+ */
+export async function prepareMarkdown(ctx: WriteContext, raw: unknown, opts: MarkdownIngestOptions & { meta?: Record<string, unknown> } = {}): Promise<PreparedMarkdown> {
   const body = requireObject(raw);
   const title = validateTitle(body.title);
   const content = validateContent(body.content);
@@ -112,9 +124,16 @@ export async function ingestMarkdown(ctx: WriteContext, raw: unknown, opts: Mark
     if (opts.sourceLink) meta.source_link = opts.sourceLink;
     chunks.push({
       title, content: p.text, domain, contentHash: await xxh3Hex(p.text), source: kind, origin: originFor(kind, {}),
-      confidence: confidenceFor(kind, sourceRef), flagged: false, meta, ...(sourceRef ? { originSource: sourceRef } : {}),
+      confidence: confidenceFor(kind, sourceRef), flagged: false, meta: opts.meta ? { ...meta, ...opts.meta } : meta,
+      ...(sourceRef ? { originSource: sourceRef } : {}),
     });
   }
+  return { title, domain, parsed, parts, chunks };
+}
+
+/** Validates and writes one markdown document. */
+export async function ingestMarkdown(ctx: WriteContext, raw: unknown, opts: MarkdownIngestOptions = {}): Promise<MarkdownIngestResult> {
+  const { title, domain, parsed, parts, chunks } = await prepareMarkdown(ctx, raw, opts);
   let graph = { entities: 0, relations: 0 };
   const outcomes = await writeChunks(ctx, chunks, opts.graph
     ? async (tx, _first, now, created) => {

@@ -30,6 +30,12 @@ export async function writeChunk(ctx: WriteContext, c: NewChunk, extra?: ExtraWr
 }
 
 /**
+ * Rows written in the same transaction whatever was created (the connector sync's source links and cursor, issue 15);
+ * gets every input's chunk id, created or duplicate, in input order.
+ */
+export type AfterWrites = (tx: Exec, ids: number[]) => Promise<void>;
+
+/**
  * Writes several chunks atomically. Duplicates (by content hash, also within
  * the batch) are returned as such and cost no writes; `extra` runs once,
  * after the chunk rows, only when at least one chunk was created.
@@ -37,6 +43,7 @@ export async function writeChunk(ctx: WriteContext, c: NewChunk, extra?: ExtraWr
  */
 export async function writeChunks(
   ctx: WriteContext, input: NewChunk[], extra?: ExtraWrites, action = "ingest", auditDetail?: Record<string, unknown>,
+  after?: AfterWrites,
 ): Promise<WriteOutcome[]> {
   const known = await findChunksByHashes(ctx.db.client, input.map((c) => c.contentHash));
   const pre = input.map((c) => known.get(c.contentHash));
@@ -93,6 +100,12 @@ export async function writeChunks(
     await putVectors(tx, pendingVectors);
     const firstCreated = created.find((x) => x !== undefined);
     if (extra && firstCreated !== undefined) await extra(tx, firstCreated, ctx.clock().toISOString(), created);
+    if (after) {
+      const firstAt = new Map<string, number>();
+      input.forEach((c, i) => { if (!firstAt.has(c.contentHash)) firstAt.set(c.contentHash, i); });
+      const ids = input.map((c, i) => res[i]?.id ?? byHash.get(c.contentHash)?.id ?? pre[i]?.id ?? res[firstAt.get(c.contentHash)!]?.id ?? pre[firstAt.get(c.contentHash)!]!.id);
+      await after(tx, ids);
+    }
     return { res, byHash };
   });
   const firstOf = new Map<string, number>();

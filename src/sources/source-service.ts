@@ -17,6 +17,7 @@ import type { MarkdownIngestOptions, MarkdownIngestResult } from "../ingest/inge
 import { deleteMemory } from "../lifecycle/delete-memory.ts";
 import { parseMarkdown } from "../markdown/mod.ts";
 import { getChunk } from "../store/chunks.ts";
+import { linkedFromConnector } from "../store/connectors.ts";
 import type { Db } from "../store/db.ts";
 import {
   chunksOfSource, dropStaleLinks, type FileSource, listFileSources, listOrphanChunks, markFileSourceDeleted, moveFileSource,
@@ -120,7 +121,8 @@ export function createSourceService(d: SourceDeps): SourceService {
         const unlink: number[] = [];
         for (const id of orphans) {
           const c = await getChunk(d.db.client, id);
-          if (c && c.source === "vault") {
+          // Issue 15: a connector's superseded revisions and upstream-deleted items are swept too (chunks it stamped).
+          if (c && (c.source === "vault" || (typeof c.meta?.connector === "string" && await linkedFromConnector(d.db.client, id)))) {
             await deleteMemory(d.write, id, "source_deleted"); // tombstone + audit; the UMP hook drops its links
             swept.push(id);
           } else {

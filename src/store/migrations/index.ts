@@ -14,6 +14,7 @@ import { m020Parcels } from "./m020-parcels.ts";
 import { m030Workflow } from "./m030-workflow.ts";
 import { m065Claims } from "./m065-claims.ts";
 import { m060Kcs } from "./m060-kcs.ts";
+import { m050Connectors } from "./m050-connectors.ts";
 
 /** All migrations, applied in version order (merges may list them out of order). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -38,6 +39,8 @@ export const MIGRATIONS: readonly Migration[] = [
   m065Claims,
   // knowledge base: KCS articles and translations (issue 17)
   m060Kcs,
+  // connectors (issue 15)
+  m050Connectors,
 ].sort((a, b) => a.version - b.version);
 
 /** The schema version and stamp this server knows. */
