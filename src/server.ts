@@ -13,7 +13,7 @@ import { loadCrossEncoder, loadEmbedder, loadInjectionClassifier } from "./runti
 import { dirKeyring } from "./runtime/ump-keyring.ts";
 import {
   ensureParentDir, exitProcess, readBytes, readSecretFile, resolveHost, rssBytes, serveFetch, writeFileAtomic, type RunningServer,
-  fileExists, settleHeapAfterBoot, loadSnapshotOffThread, ownerOnlyFiles, processAlive, processId,
+  fileExists, settleHeapAfterBoot, loadSnapshotOffThread, ownerOnlyFiles, processAlive, processId, hostName,
 } from "./runtime/platform.ts";
 
 /** A booted server. */
@@ -53,7 +53,7 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
   keyring.currentSync();
   return await openMemory(config, {
     rssBytes, embedder, crossEncoder, injectionClassifier, snapshots, readSecretFile, resolveHost, exit: exitProcess, umpKey: () => keyring.currentSync(),
-    pid: processId(), pidAlive: processAlive,
+    pid: processId(), pidAlive: processAlive, nodeId: `${await hostName()}-${processId()}`,
   });
 }
 
@@ -78,6 +78,8 @@ export async function bootServer(env: Record<string, string | undefined>, portOv
       memory.security.slots.tick(Date.now());
       memory.security.rss.tick();
     }, config.watchdog.intervalMs);
+    // Issue 20: the change feed's background pass keeps this node's indexes in step while no recall arrives.
+    memory.changes.start();
     await settleHeapAfterBoot(config.heapGrowingPercent);
     const bootMs = Math.round(performance.now() - t0);
     return {

@@ -12,6 +12,7 @@ import { m008Governance } from "./m008-governance.ts";
 import { m040ReviewUmp } from "./m040-review-ump.ts";
 import { m020Parcels } from "./m020-parcels.ts";
 import { m030Workflow } from "./m030-workflow.ts";
+import { m070ChunkChanges } from "./m070-chunk-changes.ts";
 
 /** All migrations, applied in version order (merges may list them out of order). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -32,6 +33,8 @@ export const MIGRATIONS: readonly Migration[] = [
   m020Parcels,
   // workflow (issue 16)
   m030Workflow,
+  // scale-out (issue 20): the chunk change sequence every node tails
+  m070ChunkChanges,
 ].sort((a, b) => a.version - b.version);
 
 /** The schema version and stamp this server knows. */
