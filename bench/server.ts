@@ -6,15 +6,16 @@
  *   2. ingests N SciFact-derived chunks through A (`POST /ingest/batch`,
  *      250 per request) → docs/s;
  *   3. staleness under load (a batch writer keeps A busy throughout):
- *      - background: 200 paced single writes on A while B gets no recall;
+ *      - background: --probes paced single writes on A while B gets no recall;
  *        B's own figure of commit-to-applied delay (`/health/db` node.staleness_ms);
- *      - read after ack: 200 writes on A, each followed at once by a recall on
+ *      - read after ack: --probes writes on A, each followed at once by a recall on
  *        B for the write's unique word → found on the first try, and the time
  *        from A's acknowledgement to B's answer;
  *   4. recall p50 / p95 over HTTP on B (after warm-up);
  *   5. RSS of each node (/proc), and B stopped and started cold → boot.
  *
- * Options: --scale N (default 10000), --queries N (default 500), --poll MS (nodes' CAIRN_CHANGE_POLL_MS), --json.
+ * Options: --scale N (default 10000), --queries N (default 500), --probes N (staleness writes per phase, default
+ * 200), --poll MS (nodes' CAIRN_CHANGE_POLL_MS, default 250), --json.
  */
 import { execSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -33,6 +34,7 @@ const option = (n: string, d: number) => (args.includes(n) ? Number(args[args.in
 const DOCS = option("--scale", option("--docs", 10_000));
 const QUERIES = option("--queries", 500);
 const POLL = option("--poll", 250);
+const PROBES = option("--probes", 200);
 const BATCH = 250;
 
 const freePort = () => new Promise<number>((ok) => {
@@ -137,7 +139,7 @@ export async function benchServer(): Promise<void> {
     })();
     // Background staleness: B gets no recall, only its poll applies A's writes.
     const before = (await call(b.base, "GET", "/health/db")).node;
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < PROBES; i++) {
       await call(a.base, "POST", "/ingest", { title: `bg ${i}`, content: `Background staleness probe bgprobe${i}x written on node A.` });
       await sleep(20);
     }
@@ -146,7 +148,7 @@ export async function benchServer(): Promise<void> {
     // Read after ack: each write on A, then at once a recall on B.
     const visible: number[] = [];
     let firstTry = 0;
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < PROBES; i++) {
       const w = await call(a.base, "POST", "/ingest", { title: `rw ${i}`, content: `Read after write probe rwprobe${i}q written on node A.` });
       const acked = performance.now();
       for (let tries = 0; tries < 200; tries++) {
@@ -177,7 +179,7 @@ export async function benchServer(): Promise<void> {
     const r = {
       docs: docsTotal, scale: DOCS, docsPerS: Math.round(DOCS / ingestS), ingestS: Math.round(ingestS * 10) / 10, loadRows: loadN,
       bgStaleness: { samples: bg.staleness_ms.samples - (before.staleness_ms.samples ?? 0), p50: bg.staleness_ms.p50, p99: bg.staleness_ms.p99, max: bg.staleness_ms.max },
-      readAfterAck: { firstTry, of: 200, p50: pct(visible, 0.5), p99: pct(visible, 0.99) },
+      readAfterAck: { firstTry, of: PROBES, p50: pct(visible, 0.5), p99: pct(visible, 0.99) },
       recall: { p50: pct(times, 0.5), p95: pct(times, 0.95), p99: pct(times, 0.99) },
       rssMb: { a: rssA, b: rssB }, bootMs: b2.bootMs, pollMs: POLL,
     };
