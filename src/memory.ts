@@ -57,6 +57,7 @@ import { createWorkflowService, type WorkflowService } from "./workflow/workflow
 // --- scale-out (issue 20) ---
 import { createChangeFeed, type ChangeFeed } from "./changefeed/change-feed.ts";
 import { maxChangeSeq } from "./store/chunk-changes.ts";
+import { graphOfChunks } from "./store/graph-of-chunks.ts";
 
 /** What the runtime provides (STYLE rule 5: runtime code stays in src/runtime/). */
 export interface MemoryPorts {
@@ -274,6 +275,11 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
       has: (id) => labels.has(id), ids: () => labels.keys(), flagged: (id) => labels.get(id)?.flagged,
       // The file guards (snapshot, WAL) are not followers: the writing process ran them with its own write.
       followers: [recallEngine.index, graphModel, ump.indexHooks], vectors: recallEngine.index.vectors !== undefined,
+      // Another writer's chunks bring their entities, links and owned edges into the graph recall leg's model.
+      afterAdded: async (ids) => {
+        const g = await graphOfChunks(db.client, ids);
+        graphModel.apply({ entities: g.entities, inserted: g.edges, retired: [], links: g.links });
+      },
     },
     onError: (e) => (ports.log ?? defaultLog)("warn", "change feed pass failed", { error: String(e) }),
   });

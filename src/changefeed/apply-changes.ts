@@ -22,6 +22,8 @@ export interface FeedTarget {
   followers: readonly IndexHooks[];
   /** True when the recall index keeps vectors (read them with the rows). */
   vectors: boolean;
+  /** Called once per page with the chunks it added (the graph model reads their graph rows). */
+  afterAdded?: (ids: number[]) => Promise<void>;
 }
 
 /** What the planner decided for one chunk. */
@@ -45,6 +47,7 @@ export interface ApplyCounts { added: number; removed: number; relabelled: numbe
 /** Executes a plan against the target; rows are read once, after the changes committed. */
 export async function applyPlan(db: Db, plan: ReadonlyMap<number, ChangeAction>, t: FeedTarget): Promise<ApplyCounts> {
   const n: ApplyCounts = { added: 0, removed: 0, relabelled: 0, skipped: 0 };
+  const addedIds: number[] = [];
   const need: number[] = [];
   for (const [id, a] of plan) {
     if (a === "remove" || (a === "add-if-missing" && t.has(id))) continue;
@@ -73,7 +76,9 @@ export async function applyPlan(db: Db, plan: ReadonlyMap<number, ChangeAction>,
     }
     if (t.has(id)) for (const f of t.followers) f.removed(id);
     for (const f of t.followers) f.added(row, vecs.get(id));
+    addedIds.push(id);
     n.added++;
   }
+  if (addedIds.length && t.afterAdded) await t.afterAdded(addedIds);
   return n;
 }
