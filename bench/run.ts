@@ -36,6 +36,12 @@ const QUERIES = option("--queries", 1_000);
 const BATCH = 250;
 const TARGETS = { p95: 20, bootMs: 2000, rssMb: 350, docsPerS: 1000 };
 
+// Issue 20: `--server` benches two nodes over one libSQL server instead (bench/server.ts).
+if (args.includes("--server")) {
+  await (await import("./server.ts")).benchServer();
+  process.exit(0);
+}
+
 if (!existsSync(join(DATA, "corpus.jsonl"))) {
   console.log("bench skipped: ../shared/data/scifact is absent (see ../shared/data/README.md)");
   process.exit(0);

@@ -63,6 +63,10 @@ import { createProviderService, type ProviderService } from "./provider/provider
 import { createKbService, type KbService } from "./kb/kb-service.ts";
 import { createConnectorService, type ConnectorService } from "./connectors/connector-service.ts";
 import type { ConnectorFiles } from "./connectors/config-files.ts";
+// --- scale-out (issue 20) ---
+import { createChangeFeed, type ChangeFeed } from "./changefeed/change-feed.ts";
+import { maxChangeSeq } from "./store/chunk-changes.ts";
+import { graphOfChunks } from "./store/graph-of-chunks.ts";
 
 /** What the runtime provides (STYLE rule 5: runtime code stays in src/runtime/). */
 export interface MemoryPorts {
@@ -97,6 +101,8 @@ export interface MemoryPorts {
   connectorSleep?: (ms: number) => Promise<void>;
   /** The UMP operator seed, re-read on every call so rotation applies at once (SPEC §5 item 5); absent → no key, conformance L2. */
   umpKey?: () => Uint8Array | undefined;
+  /** This node's default name when `CAIRN_NODE_ID` is unset (the runtime passes host name and pid; issue 20). */
+  nodeId?: string;
 }
 
 /** The services every binding calls. */
@@ -171,6 +177,10 @@ export interface Memory {
   readonly kb: KbService;
   /** Connectors: registry, registration, operator-initiated sync (SPEC §2.12, §4.4, §4.12; src/connectors/README.md). */
   readonly connectors: ConnectorService;
+  /** This node's name (`CAIRN_NODE_ID`; `/health/db` `node.id`). */
+  readonly nodeId: string;
+  /** The change feed keeping this process's indexes in step with every writer's (issue 20; src/changefeed/). */
+  readonly changes: ChangeFeed;
   /** Registers an index kept in step with writes. */
   addIndexHooks(h: IndexHooks): void;
   /** Registers an in-transaction hook (audit rows). */
@@ -204,6 +214,8 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const domains = createDomainService(db, clock, (ids) => {
     for (const id of ids) for (const h of write.indexHooks) h.removed(id);
   }, write.txHooks);
+  // Issue 20: the change cursor is read before the indexes load, so a change committed during the load is replayed.
+  const feedCursor = await maxChangeSeq(db.client);
   const recallEngine = await createRecallEngine({
     db, embedder: ports.embedder, snapshots: ports.snapshots, crossEncoder: ports.crossEncoder, clock, injectionPolicy: config.injectionPolicy, classifier: ports.injectionClassifier, budgetMs: config.recallBudgetMs,
     graphEnabled: config.recallGraphEnabled, domainExists: (n) => domains.exists(n),
@@ -276,6 +288,31 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   write.txHooks.push(ump.txHook);
   review.addPromotionHook(ump.promoted);
   write.indexHooks.push(ump.indexHooks);
+  // --- scale-out (issue 20): other processes' and nodes' chunk writes reach this process's indexes ---
+  const nodeId = config.nodeId ?? ports.nodeId ?? `cairn-${ports.pid ?? 0}`;
+  const labels = recallEngine.index.labels;
+  const changes = createChangeFeed({
+    db, cursor: feedCursor, pollMs: config.changePollMs,
+    target: {
+      has: (id) => labels.has(id), ids: () => labels.keys(), flagged: (id) => labels.get(id)?.flagged,
+      // The file guards (snapshot, WAL) are not followers: the writing process ran them with its own write.
+      followers: [recallEngine.index, graphModel, ump.indexHooks], vectors: recallEngine.index.vectors !== undefined,
+      // Another writer's chunks bring their entities, links and owned edges into the graph recall leg's model.
+      afterAdded: async (ids) => {
+        const g = await graphOfChunks(db.client, ids);
+        graphModel.apply({ entities: g.entities, inserted: g.edges, retired: [], links: g.links });
+      },
+    },
+    onError: (e) => (ports.log ?? defaultLog)("warn", "change feed pass failed", { error: String(e) }),
+  });
+  // Every recall (HTTP, UMP, MCP, CLI) first applies the changes committed before it: a write acknowledged by any
+  // process or node is recallable here at once (README "Several nodes over one libSQL server").
+  const recallLocal = recallEngine.recall;
+  recallEngine.recall = async (body, opts) => {
+    await changes.catchUp();
+    return await recallLocal(body, opts);
+  };
+  healthDeps.sections.push(async () => ({ node: { id: nodeId, ...(await changes.status()) } }));
   // Every feature's temporal filter composes into the one seam.
   const temporalFilters: TemporalFilter[] = [consolidationFilter, ump.temporalFilter];
   recallEngine.setTemporalFilter(composeTemporalFilters(temporalFilters));
@@ -334,7 +371,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     resolve: ports.resolveHost ?? (() => Promise.resolve([])), files: ports.connectorFiles, sleep: ports.connectorSleep,
   });
   return {
-    config, db, write, domains, audit, ump, sources, parcels, workflow, claims, provider, kb, connectors,
+    config, db, write, domains, audit, ump, sources, parcels, workflow, claims, provider, kb, connectors, nodeId, changes,
     ingest: (body) => ingestStructured(write, body),
     ingestBatch: (body) => ingestBatch(write, body),
     ingestMarkdown: (body, opts) => ingestMarkdown(write, body, { ...opts, graph: markdownGraph }),
@@ -382,6 +419,9 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     close: async () => {
       if (closed) return;
       closed = true;
+      changes.stop();
+      // The lexical snapshot saved below must hold every change its key (the audit head) covers.
+      await changes.catchUp().catch(() => undefined);
       await snapshotGuard.settled();
       await recallEngine.persist().catch(() => undefined);
       // Issue 23 §4: a clean shutdown leaves no WAL behind (erased text included); SPEC §3: then the clean stamp.

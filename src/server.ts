@@ -14,7 +14,7 @@ import { dirKeyring } from "./runtime/ump-keyring.ts";
 import { connectorFiles } from "./runtime/private-file.ts";
 import {
   ensureParentDir, exitProcess, readBytes, readSecretFile, resolveHost, rssBytes, serveFetch, writeFileAtomic, type RunningServer,
-  fileExists, settleHeapAfterBoot, loadSnapshotOffThread, ownerOnlyFiles, processAlive, processId,
+  fileExists, settleHeapAfterBoot, loadSnapshotOffThread, ownerOnlyFiles, processAlive, processId, hostName,
 } from "./runtime/platform.ts";
 
 /** A booted server. */
@@ -54,7 +54,7 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
   keyring.currentSync();
   return await openMemory(config, {
     rssBytes, embedder, crossEncoder, injectionClassifier, snapshots, readSecretFile, resolveHost, exit: exitProcess, umpKey: () => keyring.currentSync(),
-    pid: processId(), pidAlive: processAlive, connectorFiles,
+    pid: processId(), pidAlive: processAlive, connectorFiles, nodeId: `${await hostName()}-${processId()}`,
   });
 }
 
@@ -79,6 +79,8 @@ export async function bootServer(env: Record<string, string | undefined>, portOv
       memory.security.slots.tick(Date.now());
       memory.security.rss.tick();
     }, config.watchdog.intervalMs);
+    // Issue 20: the change feed's background pass keeps this node's indexes in step while no recall arrives.
+    memory.changes.start();
     await settleHeapAfterBoot(config.heapGrowingPercent);
     const bootMs = Math.round(performance.now() - t0);
     return {

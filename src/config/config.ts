@@ -43,6 +43,10 @@ export interface Config {
   maxRssMib: number;
   /** Multi-database mode (`CAIRN_MULTI_DB`, SPEC §2.5); only `false` is supported. */
   multiDb: boolean;
+  /** This node's name on `/health/db` (`CAIRN_NODE_ID`; default host name and process id, set by the runtime). */
+  nodeId?: string;
+  /** Background change-feed poll in ms (`CAIRN_CHANGE_POLL_MS`, default 250; 0 = only before each recall). Issue 20. */
+  changePollMs: number;
   /** Request deadline in ms (SPEC §8: 30 s). */
   requestDeadlineMs: number;
   /** What a write door does with a Quarantine verdict (`INJECTION_POLICY`, SPEC §1 Trust rules). */

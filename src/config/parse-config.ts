@@ -45,6 +45,10 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
   }
   const multiDb = readBool(env, "CAIRN_MULTI_DB", false);
   if (multiDb) throw new ConfigError("CAIRN_MULTI_DB=true is not supported by this build; unset it or set it to false");
+  const nodeId = readString(env, "CAIRN_NODE_ID");
+  if (nodeId !== undefined && !/^[A-Za-z0-9._-]{1,64}$/.test(nodeId)) {
+    throw new ConfigError(`CAIRN_NODE_ID must be 1 to 64 letters, digits, '.', '_' or '-', got '${nodeId}'`);
+  }
   const embedKind = env.CAIRN_EMBED_KIND?.trim();
   if ((embedKind === "model2vec" || embedKind === "onnx") && !readString(env, "CAIRN_EMBED_MODEL_DIR")) {
     throw new ConfigError(`CAIRN_EMBED_KIND=${embedKind} needs CAIRN_EMBED_MODEL_DIR (a directory with the model files)`);
@@ -62,6 +66,8 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     maxDbMib: readInt(env, "CAIRN_MAX_DB_MIB", 2048, 1, 10_000_000),
     maxRssMib: readInt(env, "CAIRN_MAX_RSS_MIB", 512, 1, 10_000_000),
     multiDb,
+    nodeId,
+    changePollMs: readInt(env, "CAIRN_CHANGE_POLL_MS", 250, 0, 60_000),
     requestDeadlineMs: readInt(env, "CAIRN_REQUEST_DEADLINE_MS", 30_000, 1, 3_600_000),
     injectionPolicy: readEnum(env, "INJECTION_POLICY", ["quarantine", "reject", "off"] as const, "quarantine"),
     ingestSkipPatterns: parseSkipPatterns(env.CAIRN_INGEST_SKIP_PATTERNS),

@@ -115,6 +115,15 @@ export async function ownerOnlyFiles(existing: string[]): Promise<void> {
   for (const p of existing) await fs.chmod(p, 0o600).catch(() => undefined);
 }
 
+/** This machine's host name (the default node id, issue 20). */
+export async function hostName(): Promise<string> {
+  try {
+    return isDeno ? g.Deno.hostname() : (await import("node:os")).hostname();
+  } catch {
+    return "localhost";
+  }
+}
+
 /** This process's id. */
 export function processId(): number {
   return isDeno ? g.Deno.pid : g.process.pid;

@@ -54,13 +54,18 @@ export class Db {
   write<T>(fn: (tx: Exec) => Promise<T>): Promise<T> {
     const queued = performance.now();
     const run = async (): Promise<T> => {
-      let tx: Transaction;
-      try {
-        for (const sql of this.pragmas.before) await this.client.execute(sql);
-        tx = await this.client.transaction("write");
-      } catch (e) {
-        if (isBusy(e)) this.observer?.busy();
-        throw e;
+      let tx: Transaction | undefined;
+      // Issue 20: another node on the same libSQL server may hold the write lock past the server's busy wait; the
+      // begin is retried (nothing ran yet), so the chain head read inside the transaction stays atomic.
+      for (let attempt = 0; tx === undefined; attempt++) {
+        try {
+          for (const sql of this.pragmas.before) await this.client.execute(sql);
+          tx = await this.client.transaction("write");
+        } catch (e) {
+          if (isBusy(e)) this.observer?.busy();
+          if (!isBusy(e) || attempt >= BEGIN_RETRIES) throw e;
+          await new Promise((r) => setTimeout(r, 10 * 2 ** attempt * (1 + Math.random())));
+        }
       }
       // Lock wait: queued behind our own writers plus acquiring the database's write lock.
       this.observer?.lockWait(performance.now() - queued);
@@ -92,6 +97,9 @@ export class Db {
     this.client.close();
   }
 }
+
+/** Begin attempts after the first when the write lock stays busy (~0.6 s of backoff in all). */
+const BEGIN_RETRIES = 6;
 
 // SQLITE_BUSY (and its extended codes) from a local file or a remote server.
 function isBusy(e: unknown): boolean {

@@ -15,6 +15,7 @@ import { m030Workflow } from "./m030-workflow.ts";
 import { m065Claims } from "./m065-claims.ts";
 import { m060Kcs } from "./m060-kcs.ts";
 import { m050Connectors } from "./m050-connectors.ts";
+import { m070ChunkChanges } from "./m070-chunk-changes.ts";
 
 /** All migrations, applied in version order (merges may list them out of order). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -41,6 +42,8 @@ export const MIGRATIONS: readonly Migration[] = [
   m060Kcs,
   // connectors (issue 15)
   m050Connectors,
+  // scale-out (issue 20): the chunk change sequence every node tails
+  m070ChunkChanges,
 ].sort((a, b) => a.version - b.version);
 
 /** The schema version and stamp this server knows. */

