@@ -34,6 +34,8 @@ export async function attachChunkReader(db: Db, path: string): Promise<boolean> 
     const conn = new Database(path);
     conn.exec("PRAGMA busy_timeout = 5000");
     conn.exec("PRAGMA query_only = 1");
+    // A small page cache: the main connection keeps the hot pages; this one reads a few rows per query.
+    conn.exec("PRAGMA cache_size = -512");
     const stmt = conn.prepare(FETCH_SQL).raw(true);
     fetchers.set(db, stmt as unknown as Prepared);
     db.closers.push(() => {
