@@ -15,10 +15,12 @@
  *      a time, after 50 warm-up queries) → p50 / p95 / p99;
  *   5. reads the server's RSS from /health/db (and its peak from /proc).
  *
- * Options: --docs N (default 50000), --queries N (default 1000), --json, --keep (leave the temp store).
+ * Options: --docs N (default 50000), --queries N (default 1000), --json, --keep (leave the temp store),
+ *   --cpu-prof DIR (V8 CPU profiles of the two server runs), --compare fts5 (issue 25: the same documents and
+ *   queries through SQLite FTS5 in a child process, `bench/fts5.ts`, printed beside Cairn's figures).
  * Skips with a message when ../shared/data/scifact is absent.
  */
-import { execSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, execSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -34,7 +36,10 @@ const option = (n: string, d: number) => (args.includes(n) ? Number(args[args.in
 const DOCS = option("--docs", 50_000);
 const QUERIES = option("--queries", 1_000);
 const BATCH = 250;
-const TARGETS = { p95: 20, bootMs: 2000, rssMb: 350, docsPerS: 1000 };
+// --cpu-prof DIR: each server process writes a V8 CPU profile into DIR on exit (ingest run, then boot + queries run).
+const PROFILE = args.includes("--cpu-prof") ? ["--cpu-prof", `--cpu-prof-dir=${resolve(args[args.indexOf("--cpu-prof") + 1])}`] : [];
+// Issue 25: ≥ 5,000 docs/s; at 50k p95 ≤ 10 ms and RSS ≤ 250 MB; at 200k (the desktop envelope) p95 ≤ 15 ms, RSS ≤ 512 MB.
+const TARGETS = DOCS > 50_000 ? { p95: 15, bootMs: 2000, rssMb: 512, docsPerS: 5000 } : { p95: 10, bootMs: 2000, rssMb: 250, docsPerS: 5000 };
 
 // Issue 20: `--server` benches two nodes over one libSQL server instead (bench/server.ts).
 if (args.includes("--server")) {
@@ -61,7 +66,7 @@ async function serve(dir: string, port: number): Promise<Running> {
   // The npm bin runs the compiled dist/ when it is current (else cli.ts through tsx) in this one process,
   // so the child's pid is the one whose memory we read.
   // Same V8 setting as `npm run serve` and the bin's shebang: 4 MB young-generation semi-spaces (README "Recall").
-  const child = spawn(process.execPath, ["--max-semi-space-size=4", join(ROOT, "bin", "cairn.mjs"), "serve"], {
+  const child = spawn(process.execPath, ["--max-semi-space-size=4", ...PROFILE, join(ROOT, "bin", "cairn.mjs"), "serve"], {
     cwd: ROOT, stdio: ["ignore", "pipe", "inherit"],
     env: {
       ...process.env, CAIRN_DB_PATH: join(dir, "bench.db"), CAIRN_UMP_KEY_DIR: join(dir, "ump"), BIND_PORT: String(port),
@@ -93,6 +98,15 @@ async function post(base: string, path: string, body: unknown): Promise<Record<s
   return json;
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (NaN elsewhere); robust to a loaded machine. */
+const cpuS = (pid: number | undefined) => {
+  const f = `/proc/${pid}/stat`;
+  if (pid === undefined || !existsSync(f)) return NaN;
+  const stat = readFileSync(f, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime (fields 14, 15), in USER_HZ = 100 ticks
+};
+
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return Math.round(s[Math.min(s.length - 1, Math.floor(p * s.length))] * 100) / 100;
@@ -108,39 +122,59 @@ const port = await freePort();
 try {
   let run = await serve(dir, port);
   const firstBootMs = run.bootMs;
+  const c0 = cpuS(run.child.pid);
   const t0 = performance.now();
   for (let i = 0; i < docs.length; i += BATCH) {
     await post(run.base, "/ingest/batch", { items: docs.slice(i, i + BATCH).map((d) => ({ title: d.title, content: d.content })) });
   }
   const ingestS = (performance.now() - t0) / 1000;
+  const ingestCpuS = cpuS(run.child.pid) - c0;
   await stop(run);
   run = await serve(dir, port);
   for (let i = 0; i < 50; i++) await post(run.base, "/recall", { query: queries[i % queries.length] });
   const times: number[] = [];
+  const q0 = cpuS(run.child.pid);
   for (let i = 0; i < QUERIES; i++) {
     const t = performance.now();
     await post(run.base, "/recall", { query: queries[(i * 7) % queries.length] });
     times.push(performance.now() - t);
   }
+  const queryCpuMs = ((cpuS(run.child.pid) - q0) * 1000) / QUERIES;
   const health = await (await fetch(run.base + "/health/db")).json() as { capacity?: { rss_mib?: number; docs?: number } };
   const status = existsSync(`/proc/${run.child.pid}/status`) ? readFileSync(`/proc/${run.child.pid}/status`, "utf8") : "";
   const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
   await stop(run);
   const r = {
     docs: health.capacity?.docs ?? DOCS, docsPerS: Math.round(DOCS / ingestS), ingestS: Math.round(ingestS * 10) / 10,
+    ingestCpuS: Math.round(ingestCpuS * 10) / 10, docsPerCpuS: Math.round(DOCS / ingestCpuS), queryCpuMs: Math.round(queryCpuMs * 100) / 100,
     firstBootMs, bootMs: run.bootMs, bootWallMs: run.wallMs,
     p50: pct(times, 0.5), p95: pct(times, 0.95), p99: pct(times, 0.99),
     rssMb: health.capacity?.rss_mib ?? Math.round(kb("VmRSS") / 1024), peakRssMb: Math.round(kb("VmHWM") / 1024),
   };
-  if (args.includes("--json")) console.log(JSON.stringify(r));
+  // --compare fts5: the baseline measured in the same run, never remembered (issue 25).
+  const fts5 = args.includes("--compare") && args[args.indexOf("--compare") + 1] === "fts5"
+    ? JSON.parse(execFileSync(process.execPath, ["--import", "tsx", join(ROOT, "bench", "fts5.ts"), "--docs", String(DOCS), "--queries", String(QUERIES)],
+      { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!) as { buildS: number; docsPerS: number; p50: number; p95: number; p99: number; rssMb: number; peakRssMb: number }
+    : undefined;
+  if (args.includes("--json")) console.log(JSON.stringify(fts5 ? { ...r, fts5 } : r));
   const ok = (v: boolean) => (v ? "ok" : "MISSED");
   console.log(`\nCairn bench: ${r.docs} chunks (SciFact replicated and perturbed), ${QUERIES} /recall queries over loopback HTTP\n`);
   console.log("| measure | figure | target | |");
   console.log("|---|---|---|---|");
   console.log(`| batched ingest (POST /ingest/batch, ${BATCH}/request) | ${r.docsPerS} docs/s (${r.ingestS} s) | ≥ ${TARGETS.docsPerS} docs/s | ${ok(r.docsPerS >= TARGETS.docsPerS)} |`);
+  console.log(`| server CPU: ingest (docs per CPU-second) / per query | ${r.ingestCpuS} s (${r.docsPerCpuS}) / ${r.queryCpuMs} ms | (load-independent) | |`);
   console.log(`| cold boot (server-reported; spawn to listening ${r.bootWallMs} ms) | ${r.bootMs} ms | ≤ ${TARGETS.bootMs} ms | ${ok(r.bootMs <= TARGETS.bootMs)} |`);
   console.log(`| /recall p50 / p95 / p99 (limit 5) | ${r.p50} / ${r.p95} / ${r.p99} ms | p95 ≤ ${TARGETS.p95} ms | ${ok(r.p95 <= TARGETS.p95)} |`);
   console.log(`| RSS after queries (peak) | ${r.rssMb} MB (${r.peakRssMb} MB) | ≤ ${TARGETS.rssMb} MB | ${ok(r.rssMb <= TARGETS.rssMb)} |`);
+  if (fts5) {
+    const x = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+    console.log(`\nSide by side, same ${r.docs} documents and ${QUERIES} queries (Cairn: HTTP, 250/request, screen + embedding + audit; FTS5: in process, porter, stopwords removed)\n`);
+    console.log("| | Cairn | SQLite FTS5 | Cairn / FTS5 |");
+    console.log("|---|---|---|---|");
+    console.log(`| build / ingest | ${r.ingestS} s (${r.docsPerS} docs/s) | ${fts5.buildS} s (${fts5.docsPerS} docs/s) | ${x(r.ingestS, fts5.buildS)} |`);
+    console.log(`| query p50 / p95 | ${r.p50} / ${r.p95} ms | ${fts5.p50} / ${fts5.p95} ms | ${x(r.p95, fts5.p95)} (p95) |`);
+    console.log(`| RSS after queries (peak) | ${r.rssMb} MB (${r.peakRssMb} MB) | ${fts5.rssMb} MB (${fts5.peakRssMb} MB) | ${x(r.rssMb, fts5.rssMb)} |`);
+  }
 } finally {
   // --keep leaves the store for a look (its path is printed).
   if (args.includes("--keep")) console.log(`store kept in ${dir}`);

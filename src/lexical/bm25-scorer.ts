@@ -72,6 +72,18 @@ export class Bm25Scorer {
         const qw = weights[t] * Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (k1 + 1);
         const docs = p.docs;
         const tfs = p.tfs;
+        // Issue 25: the plain query (no phrase, no exclusion) is the common case; its loop has no state test.
+        // An entry exists only while some field holds the term, so tf > 0 unless the title weight is 0.
+        if (!checkState && w > 0) {
+          for (let j = 0, t2 = 0; j < df; j++, t2 += 2) {
+            const d = docs[j];
+            const tf = w * tfs[t2] + tfs[t2 + 1]; // TITLE, CONTENT
+            const a = acc[d];
+            if (a === 0) touched[nTouched++] = d;
+            acc[d] = a + (qw * tf) / (tf + norm[d]);
+          }
+          continue;
+        }
         for (let j = 0; j < df; j++) {
           const d = docs[j];
           if (checkState) {

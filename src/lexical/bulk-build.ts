@@ -2,8 +2,8 @@
  * Rebuilds an `InvertedStore` from saved forward lists (LEB128 varints) in
  * one streaming pass when the document frequencies were saved too (else a
  * counting pass first): exactly-sized postings are filled in slot order, so
- * every posting is an append, and each forward list stays a view onto the
- * saved bytes. Used when loading a snapshot and when compacting; no text is
+ * every posting is an append, and the saved bytes are the forward lists' page
+ * (no per-list object). Used when loading a snapshot and when compacting; no text is
  * re-analysed.
  *
  * Boot time is mostly memory first touched (on this 2-core VM ~8 ms per MB,
@@ -95,6 +95,7 @@ export function assembleStore(data: ForwardData, b: BuiltPostings): InvertedStor
   for (const t of terms) store.intern(t);
   store.reserve(n > 0 ? docNos[n - 1] + 1 : 0);
   let at = 0;
+  const page = store.adoptPage(bytes);
   for (let i = 0; i < n; i++) {
     const d = docNos[i];
     store.extIds[d] = extIds[i];
@@ -105,7 +106,7 @@ export function assembleStore(data: ForwardData, b: BuiltPostings): InvertedStor
       if (end < at || end > bytes.length) return null;
       if ((store.mask[d] & (1 << f)) === 0) continue;
       const slot = d * FIELDS + f;
-      store.fwd[slot] = bytes.subarray(at, end);
+      store.placeFwd(slot, page, at, end);
       at = end;
       store.fieldLen[slot] = meta[i * META + 2 + 2 * f];
       store.seqLen[slot] = meta[i * META + 1 + 2 * f];

@@ -6,13 +6,20 @@
  * document is found again without re-analysing its text), lets quoted phrases
  * be verified by adjacency, and is what gets persisted: postings are rebuilt
  * from it on load. Forward lists are kept as LEB128 varints (`varint.ts`; ~1.6 bytes per
- * token instead of 4, and a loaded snapshot's bytes are used in place), decoded when read. Documents are addressed by a caller-chosen slot number
+ * token instead of 4, and a loaded snapshot's bytes are used in place), decoded when read.
+ * They live in byte pages addressed by (page, start) per document field (issue 25): a typed-array
+ * object per field cost ~80–200 bytes of headers, two per document; now 12 bytes. A loaded snapshot is
+ * one page; later adds append to pages of their own (4 KiB doubling to 1 MiB); a page is released once
+ * every list in it was removed. Documents are addressed by a caller-chosen slot number
  * (`docNo`) and carry an external numeric id.
  */
 
 import type { Analysis } from "./analyzer.ts";
 import { CONTENT, FIELDS, TermPostings, TITLE } from "./term-postings.ts";
-import { decodeVarintPrefix, encodeVarints } from "./varint.ts";
+import { decodeVarintPrefix, varintSize, writeVarints } from "./varint.ts";
+
+const FIRST_PAGE = 4096;
+const MAX_PAGE = 1 << 20;
 
 /** Vocabulary, postings and per-document statistics of a lexical index. */
 export class InvertedStore {
@@ -38,8 +45,16 @@ export class InvertedStore {
   fieldLen = new Uint32Array(16 * FIELDS);
   /** `slot * FIELDS + field` → length of the part sequence at the start of the forward list. */
   seqLen = new Uint32Array(16 * FIELDS);
-  /** `slot * FIELDS + field` → forward list of term ids, LEB128 varints (`fieldLen` of them). */
-  fwd: (Uint8Array | undefined)[] = [];
+  /** `slot * FIELDS + field` → page, start and byte length of its forward list (LEB128 varints, `fieldLen` of them). */
+  fwdPage = new Uint32Array(16 * FIELDS);
+  fwdStart = new Uint32Array(16 * FIELDS);
+  fwdSize = new Uint32Array(16 * FIELDS);
+  /** Forward-list pages (undefined once released) and their live bytes. */
+  private pages: (Uint8Array | undefined)[] = [];
+  private pageLive: number[] = [];
+  /** The page adds append to (-1: none yet; a loaded snapshot's page is never written). */
+  private tail = -1;
+  private tailUsed = 0;
 
   /** True when the slot holds a live document. */
   isLive(docNo: number): boolean {
@@ -62,14 +77,30 @@ export class InvertedStore {
   sequence(docNo: number, field: number): Uint32Array | undefined {
     if (!this.isLive(docNo)) return undefined;
     const at = docNo * FIELDS + field;
-    const bytes = this.fwd[at];
-    return bytes === undefined ? undefined : decodeVarintPrefix(bytes, this.seqLen[at]);
+    if ((this.mask[docNo] & (1 << field)) === 0) return undefined;
+    return decodeVarintPrefix(this.pages[this.fwdPage[at]]!, this.seqLen[at], this.fwdStart[at]);
   }
 
   /** The whole forward list (sequence, then extras) at `slot * FIELDS + field`, decoded. */
   fwdIds(at: number): Uint32Array | undefined {
-    const bytes = this.fwd[at];
-    return bytes === undefined ? undefined : decodeVarintPrefix(bytes, this.fieldLen[at]);
+    const docNo = (at - (at % FIELDS)) / FIELDS;
+    if (docNo >= this.slotCount || (this.mask[docNo] & (1 << (at % FIELDS))) === 0) return undefined;
+    return decodeVarintPrefix(this.pages[this.fwdPage[at]]!, this.fieldLen[at], this.fwdStart[at]);
+  }
+
+  /** Adopts `bytes` (never written to) as a page of forward lists; returns its page number (bulk loading). */
+  adoptPage(bytes: Uint8Array): number {
+    this.pages.push(bytes);
+    this.pageLive.push(0);
+    return this.pages.length - 1;
+  }
+
+  /** Points a field's forward list at `page` bytes [start, end) (bulk loading; the mask bit is the caller's). */
+  placeFwd(at: number, page: number, start: number, end: number): void {
+    this.fwdPage[at] = page;
+    this.fwdStart[at] = start;
+    this.fwdSize[at] = end - start;
+    this.pageLive[page] += end - start;
   }
 
   /** Indexes one analyzed field of a document, replacing that field if present. */
@@ -91,7 +122,7 @@ export class InvertedStore {
     this.mask[docNo] |= bit;
     this.extIds[docNo] = extId;
     const at = docNo * FIELDS + field;
-    this.fwd[at] = encodeVarints(ids);
+    this.appendFwd(at, ids);
     this.fieldLen[at] = ids.length;
     this.seqLen[at] = seq;
     this.sumLen[field] += ids.length;
@@ -120,7 +151,7 @@ export class InvertedStore {
       this.postings[id].clearField(docNo, field);
     }
     this.sumLen[field] -= this.fieldLen[at];
-    this.fwd[at] = undefined;
+    this.releaseFwd(at);
     this.fieldLen[at] = 0;
     this.seqLen[at] = 0;
     this.mask[docNo] &= ~bit;
@@ -154,6 +185,35 @@ export class InvertedStore {
     if (slotCount > 0) this.ensureSlot(slotCount - 1);
   }
 
+  /** Writes a field's forward list at the end of the tail page (a new page when it does not fit). */
+  private appendFwd(at: number, ids: Uint32Array): void {
+    const size = varintSize(ids);
+    let page = this.tail >= 0 ? this.pages[this.tail] : undefined;
+    if (page === undefined || this.tailUsed + size > page.length) {
+      const prev = this.tail >= 0 ? this.pages[this.tail]?.length ?? 0 : 0;
+      page = new Uint8Array(Math.max(size, Math.min(MAX_PAGE, Math.max(FIRST_PAGE, 2 * prev))));
+      if (this.tail >= 0 && this.pageLive[this.tail] === 0) this.pages[this.tail] = undefined;
+      this.tail = this.adoptPage(page);
+      this.tailUsed = 0;
+    }
+    writeVarints(ids, page, this.tailUsed);
+    this.fwdPage[at] = this.tail;
+    this.fwdStart[at] = this.tailUsed;
+    this.fwdSize[at] = size;
+    this.pageLive[this.tail] += size;
+    this.tailUsed += size;
+  }
+
+  /** Forgets a field's forward list; its page goes once nothing in it is live (the tail page stays for appends). */
+  private releaseFwd(at: number): void {
+    const p = this.fwdPage[at];
+    this.pageLive[p] -= this.fwdSize[at];
+    if (this.pageLive[p] === 0 && p !== this.tail) this.pages[p] = undefined;
+    this.fwdPage[at] = 0;
+    this.fwdStart[at] = 0;
+    this.fwdSize[at] = 0;
+  }
+
   private ensureSlot(docNo: number): void {
     if (docNo >= this.mask.length) {
       let cap = this.mask.length;
@@ -162,6 +222,9 @@ export class InvertedStore {
       this.mask = grow(this.mask, new Uint8Array(cap));
       this.fieldLen = grow(this.fieldLen, new Uint32Array(cap * FIELDS));
       this.seqLen = grow(this.seqLen, new Uint32Array(cap * FIELDS));
+      this.fwdPage = grow(this.fwdPage, new Uint32Array(cap * FIELDS));
+      this.fwdStart = grow(this.fwdStart, new Uint32Array(cap * FIELDS));
+      this.fwdSize = grow(this.fwdSize, new Uint32Array(cap * FIELDS));
     }
     if (docNo >= this.slotCount) this.slotCount = docNo + 1;
   }

@@ -24,15 +24,38 @@ export function encodeVarints(values: Uint32Array): Uint8Array {
   return out;
 }
 
+/** Writes the values as varints into `out` from `at` (room checked by the caller, `varintSize`); returns the end. */
+export function writeVarints(values: Uint32Array, out: Uint8Array, at: number): number {
+  for (let i = 0; i < values.length; i++) {
+    let v = values[i];
+    while (v >= 0x80) {
+      out[at++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    out[at++] = v;
+  }
+  return at;
+}
+
+/** Bytes the values take as varints. */
+export function varintSize(values: Uint32Array): number {
+  let size = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    size += v < 0x80 ? 1 : v < 0x4000 ? 2 : v < 0x200000 ? 3 : v < 0x10000000 ? 4 : 5;
+  }
+  return size;
+}
+
 const SCALE = [1, 0x80, 0x4000, 0x200000, 0x10000000];
 
 /**
  * Decodes the first `count` values of bytes this process encoded or a load validated (no checks): the
  * in-memory forward lists (`InvertedStore.fwd`).
  */
-export function decodeVarintPrefix(bytes: Uint8Array, count: number): Uint32Array {
+export function decodeVarintPrefix(bytes: Uint8Array, count: number, start = 0): Uint32Array {
   const out = new Uint32Array(count);
-  let at = 0;
+  let at = start;
   for (let i = 0; i < count; i++) {
     let b = bytes[at++];
     if (b < 0x80) {

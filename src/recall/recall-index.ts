@@ -6,29 +6,23 @@
  * lexical leg is Orama with the Cairn BM25 components (the design card's
  * choice; src/lexical/README.md "Decision" has the figures that allow it).
  */
-import type { Chunk, IngestKind } from "../core/types.ts";
+import type { Chunk } from "../core/types.ts";
 import type { IndexHooks } from "../ingest/ports.ts";
 import { createOramaLexicalIndex } from "../lexical/orama-lexical-index.ts";
 import type { LexicalIndex } from "../lexical/lexical-index.ts";
 import { createAnalyzer } from "../lexical/analyzer.ts";
 import { MatrixIndex } from "../vector/matrix-index.ts";
 import { actorLabelOf, ActorLabels } from "./actor-labels.ts";
+import { type ChunkLabels, LabelTable } from "./label-table.ts";
 
-/** The labels recall filters on without touching the database. */
-export interface ChunkLabels {
-  domain: string;
-  source: IngestKind;
-  createdAt: string;
-  createdMs: number;
-  flagged: boolean;
-  expiresMs?: number;
-}
+export type { ChunkLabels } from "./label-table.ts";
 
 /** Vectors, lexical postings, labels and domain centroids. */
 export class RecallIndex implements IndexHooks {
   readonly vectors: MatrixIndex | undefined;
   lexical: LexicalIndex;
-  readonly labels = new Map<number, ChunkLabels>();
+  /** Filter labels by chunk id, in typed arrays (issue 25; `Map`-like: get/set/delete/has/size). */
+  readonly labels: LabelTable;
   /** Speaker/owner and date labels (speaker- and date-aware rerank features). */
   readonly actors = new ActorLabels(createAnalyzer());
   private sums = new Map<string, { sum: Float64Array; n: number }>();
@@ -37,6 +31,7 @@ export class RecallIndex implements IndexHooks {
   /** `expected`: rows to reserve up front (boot knows the chunk count; growing by doubling costs a transient copy). */
   constructor(dim: number | undefined, lexical: LexicalIndex = createOramaLexicalIndex(), expected = 1024) {
     this.vectors = dim ? new MatrixIndex(dim, Math.max(1024, expected)) : undefined;
+    this.labels = new LabelTable(Math.max(1024, expected));
     this.lexical = lexical;
   }
 
@@ -110,9 +105,7 @@ export class RecallIndex implements IndexHooks {
 
 /** Labels of a chunk. */
 export function labelsOf(c: Pick<Chunk, "domain" | "source" | "createdAt" | "flagged" | "expiresAt">): ChunkLabels {
-  const l: ChunkLabels = {
-    domain: c.domain, source: c.source, createdAt: c.createdAt, createdMs: Date.parse(c.createdAt), flagged: c.flagged,
-  };
+  const l: ChunkLabels = { domain: c.domain, source: c.source, createdMs: Date.parse(c.createdAt), flagged: c.flagged };
   if (c.expiresAt !== undefined) {
     const ms = Date.parse(c.expiresAt);
     if (!Number.isNaN(ms)) l.expiresMs = ms;

@@ -8,7 +8,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { MemoryError } from "../core/errors.ts";
-import { getChunks } from "../store/chunks.ts";
+import { fetchChunks } from "../store/chunk-reader.ts";
 import { formatHit, legOf } from "./format-hits.ts";
 import { RRF_K } from "./fusion.ts";
 import type { RecallQuery } from "./query-doc.ts";
@@ -48,7 +48,7 @@ export async function runRecall(
   // Issue 24: never when the lexical evidence rules it out (`answer_guard`), nor when the caller sent `abstain: false`.
   const abstain = q.abstain && !run.quality.answer_guard && run.quality.confidence < d.params.abstainBelow;
   hits = abstain ? [] : hits.slice(0, q.limit);
-  const chunks = new Map((await getChunks(d.db.client, hits.map((h) => h.id))).map((c) => [c.id, c] as const));
+  const chunks = new Map((await fetchChunks(d.db, hits.map((h) => h.id))).map((c) => [c.id, c] as const));
   const strategy = run.prf.fired ? "hybrid_prf" : qvec ? "hybrid" : "lexical";
   const served = hits.filter((h) => chunks.has(h.id)).map((h) => formatHit(h, chunks.get(h.id)!, {
     provenance: q.provenance, piiRead: opts.piiRead, queryTerms: termSet, contentWindow: d.params.contentWindow,

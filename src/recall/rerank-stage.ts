@@ -7,7 +7,7 @@
  */
 import type { Analyzer } from "../lexical/analyzer.ts";
 import type { LexicalIndex } from "../lexical/lexical-index.ts";
-import { getChunks } from "../store/chunks.ts";
+import { fetchChunks } from "../store/chunk-reader.ts";
 import type { RankedHit } from "./format-hits.ts";
 import { maxFusedScore } from "./fusion.ts";
 import type { CrossScorer } from "./ports.ts";
@@ -72,7 +72,7 @@ export async function rerankHead(
 /** Cross-encoder scores squashed to [0, 1]; undefined on any failure (the tier fails open). */
 async function crossScores(d: RecallDeps, ce: CrossScorer, query: string, ids: number[]): Promise<number[] | undefined> {
   try {
-    const chunks = new Map((await getChunks(d.db.client, ids)).map((c) => [c.id, c] as const));
+    const chunks = new Map((await fetchChunks(d.db, ids)).map((c) => [c.id, c] as const));
     const docs = ids.map((id) => {
       const c = chunks.get(id);
       return (c ? (c.title ? `${c.title}\n${c.content}` : c.content) : "").slice(0, d.params.rerankMaxChars);

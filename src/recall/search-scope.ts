@@ -8,7 +8,7 @@
  */
 import type { Analyzer } from "../lexical/analyzer.ts";
 import type { DocTerms } from "../lexical/lexical-index.ts";
-import { getChunks } from "../store/chunks.ts";
+import { fetchChunks } from "../store/chunk-reader.ts";
 import type { RankedHit } from "./format-hits.ts";
 import { reciprocalRankFusion, RRF_K, type RankedList } from "./fusion.ts";
 import { expansionWords, type PrfDecision } from "./prf.ts";
@@ -140,7 +140,7 @@ async function runPrf(
   if (q.lex) return { fired: false, reason: "lex override given" };
   if (lexIds.length < 2) return { fired: false, reason: "too_few_lexical_hits" };
   if (quality.recommendation !== "run_prf") return { fired: false, reason: `confidence ${quality.confidence} outside [${p.prfMin}, ${p.prfMax})` };
-  const fb = (await getChunks(d.db.client, lexIds.slice(0, p.prfDocs))).sort((a, b) => a.id - b.id);
+  const fb = (await fetchChunks(d.db, lexIds.slice(0, p.prfDocs))).sort((a, b) => a.id - b.id);
   const words = expansionWords(d.analyzer, d.analyzer.analyze(q.query).sequence, fb.map((c) => (c.title ? `${c.title}\n${c.content}` : c.content)), p.prfTerms);
   if (!words.length) return { fired: false, reason: "no_expansion_terms" };
   const extra = d.index.lexical.search(words.join(" "), p.legDepth, { filter });

@@ -6,7 +6,8 @@ import type { InValue, Row } from "@libsql/client";
 import type { Chunk, IngestKind, NewChunk } from "../core/types.ts";
 import type { Exec } from "./db.ts";
 
-const COLS = `id, title, content, domain, content_hash, source, origin, origin_source, memory_kind, lawful_basis,
+/** The chunk columns every read selects, in this order (`chunk-reader.ts` reads them by position). */
+export const CHUNK_COLS = `id, title, content, domain, content_hash, source, origin, origin_source, memory_kind, lawful_basis,
   region, confidence, assertion_kind, expires_at, flagged, authority, meta, created_at`;
 
 /** Maps a row to a Chunk, dropping nulls. */
@@ -87,7 +88,7 @@ export async function findChunksByHashes(ex: Exec, hashes: readonly string[]): P
   const unique = [...new Set(hashes)];
   for (let i = 0; i < unique.length; i += 900) {
     const part = unique.slice(i, i + 900);
-    const rs = await ex.execute({ sql: `SELECT ${COLS} FROM chunks WHERE content_hash IN (${part.map(() => "?").join(",")})`, args: part });
+    const rs = await ex.execute({ sql: `SELECT ${CHUNK_COLS} FROM chunks WHERE content_hash IN (${part.map(() => "?").join(",")})`, args: part });
     for (const r of rs.rows) {
       const c = rowToChunk(r);
       out.set(c.contentHash, c);
@@ -98,13 +99,13 @@ export async function findChunksByHashes(ex: Exec, hashes: readonly string[]): P
 
 /** Finds a chunk by its content hash. */
 export async function findChunkByHash(ex: Exec, hash: string): Promise<Chunk | undefined> {
-  const rs = await ex.execute({ sql: `SELECT ${COLS} FROM chunks WHERE content_hash = ?`, args: [hash] });
+  const rs = await ex.execute({ sql: `SELECT ${CHUNK_COLS} FROM chunks WHERE content_hash = ?`, args: [hash] });
   return rs.rows.length ? rowToChunk(rs.rows[0]) : undefined;
 }
 
 /** Reads one chunk by id. */
 export async function getChunk(ex: Exec, id: number): Promise<Chunk | undefined> {
-  const rs = await ex.execute({ sql: `SELECT ${COLS} FROM chunks WHERE id = ?`, args: [id] });
+  const rs = await ex.execute({ sql: `SELECT ${CHUNK_COLS} FROM chunks WHERE id = ?`, args: [id] });
   return rs.rows.length ? rowToChunk(rs.rows[0]) : undefined;
 }
 
@@ -114,7 +115,7 @@ export async function getChunks(ex: Exec, ids: number[]): Promise<Chunk[]> {
   for (let i = 0; i < ids.length; i += 900) {
     const part = ids.slice(i, i + 900);
     const rs = await ex.execute({
-      sql: `SELECT ${COLS} FROM chunks WHERE id IN (${part.map(() => "?").join(",")})`,
+      sql: `SELECT ${CHUNK_COLS} FROM chunks WHERE id IN (${part.map(() => "?").join(",")})`,
       args: part,
     });
     for (const r of rs.rows) out.push(rowToChunk(r));
@@ -125,7 +126,7 @@ export async function getChunks(ex: Exec, ids: number[]): Promise<Chunk[]> {
 /** Pages through all chunks in id order (for index rebuilds and export). */
 export async function listChunksAfter(ex: Exec, afterId: number, limit: number): Promise<Chunk[]> {
   const rs = await ex.execute({
-    sql: `SELECT ${COLS} FROM chunks WHERE id > ? ORDER BY id LIMIT ?`,
+    sql: `SELECT ${CHUNK_COLS} FROM chunks WHERE id > ? ORDER BY id LIMIT ?`,
     args: [afterId, limit],
   });
   return rs.rows.map(rowToChunk);

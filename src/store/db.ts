@@ -92,8 +92,14 @@ export class Db {
     return this.client.execute(stmt);
   }
 
-  /** Closes the client. */
+  /** Run by `close()` before the client closes (the prepared read connection, `chunk-reader.ts`). */
+  readonly closers: (() => void)[] = [];
+
+  /** Closes the client (and whatever was attached to it). */
   close(): void {
+    for (const c of this.closers.splice(0)) {
+      try { c(); } catch { /* closing a side connection must not keep the store open */ }
+    }
     this.client.close();
   }
 }

@@ -6,6 +6,7 @@
  */
 import { createClient } from "@libsql/client";
 import { MemoryError } from "../core/errors.ts";
+import { attachChunkReader } from "./chunk-reader.ts";
 import { Db } from "./db.ts";
 import { KNOWN_SCHEMA, MIGRATIONS } from "./migrations/index.ts";
 
@@ -47,6 +48,9 @@ export async function openStore(loc: StoreLocation): Promise<Db> {
       throw new MemoryError("boot_refused", `journal_mode is '${mode}', write-ahead logging (wal) is required`);
     }
     await migrate(db);
+    // Issue 25: recall's chunk fetches use one prepared statement on a read connection to the same file.
+    const path = loc.url ? (loc.url.startsWith("file:") ? loc.url.slice(5) : undefined) : loc.path;
+    if (local && path !== undefined && path !== ":memory:") await attachChunkReader(db, path);
     return db;
   } catch (e) {
     client.close();
