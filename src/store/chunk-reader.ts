@@ -20,6 +20,7 @@ import type { Db } from "./db.ts";
 const FETCH_SQL = `SELECT ${CHUNK_COLS} FROM chunks WHERE id IN (SELECT value FROM json_each(?))`;
 
 interface Prepared { all(...params: unknown[]): unknown[] }
+interface ReadConn { exec(sql: string): unknown; prepare(sql: string): { raw(on?: boolean): Prepared }; close(): unknown }
 
 /** The prepared fetch of each open store (absent: fall back to the client). */
 const fetchers = new WeakMap<Db, Prepared>();
@@ -30,14 +31,15 @@ const fetchers = new WeakMap<Db, Prepared>();
  */
 export async function attachChunkReader(db: Db, path: string): Promise<boolean> {
   try {
-    const { default: Database } = await import("libsql");
+    // A computed specifier: runtimes and bundlers that lack the driver resolve nothing ahead of time.
+    const driver = "libsql";
+    const { default: Database } = await import(driver) as { default: new (path: string) => ReadConn };
     const conn = new Database(path);
     conn.exec("PRAGMA busy_timeout = 5000");
     conn.exec("PRAGMA query_only = 1");
     // A small page cache: the main connection keeps the hot pages; this one reads a few rows per query.
     conn.exec("PRAGMA cache_size = -512");
-    const stmt = conn.prepare(FETCH_SQL).raw(true);
-    fetchers.set(db, stmt as unknown as Prepared);
+    fetchers.set(db, conn.prepare(FETCH_SQL).raw(true));
     db.closers.push(() => {
       fetchers.delete(db);
       conn.close();
