@@ -93,6 +93,12 @@ export class LabelTable {
     return this;
   }
 
+  /** Every id with labels, ascending within the arrays, then the overflow (the change feed's reconcile walks them). */
+  *keys(): IterableIterator<number> {
+    for (let id = 0; id < this.#bits.length; id++) if (this.#bits[id] & PRESENT) yield id;
+    yield* this.#overflow.keys();
+  }
+
   /** Drops the labels of `id`; true when there were some. */
   delete(id: number): boolean {
     if (!this.#inRange(id)) return this.#overflow.delete(id);
