@@ -34,6 +34,7 @@ describe("chunk labels in typed arrays (issue 25)", () => {
           } else expect(table.delete(id)).toBe(model.delete(id));
         }
         expect(table.size).toBe(model.size);
+        expect([...table.keys()].sort((a, b) => a - b)).toEqual([...model.keys()].sort((a, b) => a - b));
         for (const [id, l] of model) {
           expect(table.has(id)).toBe(true);
           expect(table.get(id)).toEqual(l);
