@@ -7,7 +7,8 @@
  * whose route is not registered is harmless (unmatched paths stay 404).
  *
  * Add a row here whenever you add a route. Levels: read, write, admin on
- * global / on a path domain / on the body's domain, workflow, signed-webhook.
+ * global / on a path domain / on the body's domain, workflow, signed-webhook,
+ * and `authenticated` (any bearer: only the claim promote route, which refuses everyone alike).
  */
 import type { Gate } from "../authz/gate.ts";
 

@@ -18,6 +18,8 @@ import { draftTitle, kcsDraftPrompt, translatePrompt, type CaseMaterial } from "
 export const KCS_DRAFT_DOOR = "/workflow/runs/{id}/kcs-draft";
 /** Largest text a translation suggestion takes, in characters. */
 export const MAX_TRANSLATE_CHARS = 100_000;
+/** SPEC §8: content is at most 1,000,000 bytes. */
+const MAX_CONTENT_BYTES = 1_000_000;
 const LOCALE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/;
 
 /** Token usage of one call, as the provider reported it. */
@@ -94,6 +96,10 @@ export function createProviderService(d: ProviderDeps): ProviderService {
       }
       const material = caseMaterial(run);
       const reply = await chatComplete(chat, kcsDraftPrompt(material));
+      // SPEC §8 MAX_CONTENT: a reply the review gate could not hold is the provider's failure, not a 400 of the caller's.
+      if (new TextEncoder().encode(reply.text).byteLength > MAX_CONTENT_BYTES) {
+        throw new MemoryError("provider_failed", "The model provider's draft is longer than an entry may be", { provider: chat.name, outcome: "too_long" }, 502);
+      }
       const filed = await d.fileProposal({
         kind: "capture", origin: "model", source: run.case_ref, door: KCS_DRAFT_DOOR,
         title: draftTitle(reply.text, material.title), content: reply.text,
