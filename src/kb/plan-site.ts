@@ -73,7 +73,11 @@ const byLocale = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function localize(articles: readonly SiteArticle[]): Map<string, Localized[]> {
   const out = new Map<string, Localized[]>();
-  const add = (l: Localized) => out.set(l.locale, [...(out.get(l.locale) ?? []), l]);
+  const add = (l: Localized) => {
+    const list = out.get(l.locale);
+    if (list) list.push(l);
+    else out.set(l.locale, [l]);
+  };
   for (const a of articles) {
     add({ id: a.article.id, locale: a.article.locale, title: a.current.title, body: a.current.body, revision: a.article.revision, stale: false, updated: a.article.updatedAt });
     for (const t of a.translations) {
@@ -108,7 +112,13 @@ export async function planSite(input: SiteInput): Promise<{ files: Map<string, s
   const files = new Map<string, string>();
   const sitemap: { loc: string; lastmod?: string }[] = [];
   const versionsOf = new Map<number, string[]>();
-  for (const l of locales) for (const x of all.get(l)!) versionsOf.set(x.id, [...(versionsOf.get(x.id) ?? []), l]);
+  for (const l of locales) {
+    for (const x of all.get(l)!) {
+      const v = versionsOf.get(x.id);
+      if (v) v.push(l);
+      else versionsOf.set(x.id, [l]);
+    }
+  }
   let pages = 0;
   for (const l of locales) {
     const list = [...all.get(l)!].sort((a, b) => a.id - b.id);

@@ -58,9 +58,14 @@ export async function writeSiteFiles(outDir: string, files: Map<string, string>)
     previous = list.split("\n").filter((l) => l !== "");
   }
   for (const p of previous) if (!files.has(p) && !p.split("/").includes("..")) await rm(join(outDir, p), { force: true });
+  const made = new Set<string>();
   for (const [p, text] of files) {
     const target = join(outDir, p);
-    await mkdir(dirname(target), { recursive: true });
+    const parent = dirname(target);
+    if (!made.has(parent)) {
+      await mkdir(parent, { recursive: true });
+      made.add(parent);
+    }
     await writeFile(target, text);
   }
   await writeFile(join(outDir, MANIFEST), [...files.keys()].join("\n") + "\n");
