@@ -20,14 +20,14 @@ export interface ByteConn {
 export async function connectUnix(path: string): Promise<ByteConn> {
   if (isDeno) return denoConn(await g.Deno.connect({ transport: "unix", path }));
   const net = await import("node:net");
-  return await nodeSocket(net.createConnection({ path }));
+  return await nodeSocket(() => net.createConnection({ path }));
 }
 
 /** Connects to a TCP host and port. */
 export async function connectTcp(hostname: string, port: number): Promise<ByteConn> {
   if (isDeno) return denoConn(await g.Deno.connect({ hostname, port }));
   const net = await import("node:net");
-  return await nodeSocket(net.createConnection({ host: hostname, port }));
+  return await nodeSocket(() => net.createConnection({ host: hostname, port }));
 }
 
 /** Starts `command args…` with piped stdin/stdout (stderr goes to ours: signal-cli logs there). */
@@ -83,8 +83,10 @@ function denoConn(conn: any): ByteConn {
 }
 
 // deno-lint-ignore no-explicit-any
-async function nodeSocket(sock: any): Promise<ByteConn> {
+async function nodeSocket(connect: () => any): Promise<ByteConn> {
   const { Readable } = await import("node:stream");
+  // Created only now, with the listeners attached at once: a local socket can connect before the next await resolves.
+  const sock = connect();
   await new Promise<void>((resolve, reject) => {
     sock.once("connect", () => resolve());
     sock.once("error", reject);

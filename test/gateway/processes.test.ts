@@ -70,6 +70,18 @@ describe("cairn-gateway processes", () => {
     expect(remote.out()).toMatch(/SIGNAL_GATEWAY_ALLOW_REMOTE=1/);
   }, 60_000);
 
+  it("serve exits 1 with a clear message when the mount fails 5 times (nothing listens at service.base_url)", async () => {
+    fake = await startFakeSignalCli();
+    const dir = tempDir();
+    const gwPort = await freePort();
+    const gw = start("cairn-gateway.mjs", ["serve", "--config", gatewayConfig(dir, { servicePort: await freePort(), rpcUrl: fake.url, port: gwPort })]);
+    expect(await gw.exit).toBe(1);
+    expect(gw.out().match(/"msg":"mount registration failed"/g)).toHaveLength(5);
+    expect(gw.out()).toMatch(/cairn-gateway: mount registration failed after 5 attempts .*CAIRN_CHANNEL_WEBHOOK_SECRET_FILE/);
+    // It never served: the local API did not come up.
+    await expect(fetch(`http://127.0.0.1:${gwPort}/v1/health`)).rejects.toThrow();
+  }, 60_000);
+
   it("link prints the sgnl:// URI as a terminal QR code and finishes the link", async () => {
     fake = await startFakeSignalCli([]);
     const dir = tempDir();

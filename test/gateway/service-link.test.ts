@@ -61,6 +61,18 @@ describe("gateway ↔ service", () => {
     expect(waits).toEqual([10, 20, 30, 40]);
   });
 
+  it("the service client refuses redirects: a 307 toward the real service files nothing", async () => {
+    const { createServer } = await import("node:http");
+    const target = d.baseUrl;
+    const redirector = createServer((q, r) => r.writeHead(307, { location: target + (q.url ?? "/") }).end());
+    await new Promise<void>((r) => redirector.listen(0, "127.0.0.1", () => r()));
+    const via = { ...d, baseUrl: `http://127.0.0.1:${(redirector.address() as { port: number }).port}` };
+    await expect(forwardInbound(via, dm("redirected", 3000))).rejects.toThrow();
+    await expect(registerMount({ ...via, bridgeConfigSha256: await sha256Hex(BRIDGE_TEXT), backoffMs: 0, sleep: async () => {} })).rejects.toThrow(/after 5 attempts/);
+    expect(await t.memory.review.list({ status: "pending" })).toHaveLength(0);
+    await new Promise((r) => redirector.close(() => r(undefined)));
+  });
+
   it("forwards only direct text messages, signed; a redelivered message is not filed twice", async () => {
     expect(await forwardInbound(d, dm("my router drops", 1000))).toBe("proposed");
     expect(await forwardInbound(d, dm("group chatter", 1001, { groupInfo: { groupId: "g1" } }))).toBeNull();

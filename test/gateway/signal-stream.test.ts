@@ -8,7 +8,9 @@ import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { gatewayApp } from "../../src/gateway/app.ts";
 import { signalBackend, type OpenBackend } from "../../src/gateway/backend.ts";
+import type { GatewayConfig } from "../../src/gateway/config.ts";
 import { RecipientCache, RequestBudget, SendGate } from "../../src/gateway/limits.ts";
+import { linkDevice } from "../../src/gateway/serve.ts";
 import { connectTcp, connectUnix, spawnStdio } from "../../src/runtime/byte-conn.ts";
 import { tempDir } from "../_helpers/memory.ts";
 import { type FakeSignalCli, startFakeSignalCli } from "./fake-signal-cli.ts";
@@ -85,6 +87,20 @@ describe("signal-cli over its UNIX socket (daemon --socket)", () => {
   });
 });
 
+describe("the stream client's limits", () => {
+  it("a call signal-cli never answers times out (the 15 s client timeout, shortened here) instead of hanging", async () => {
+    const { createServer } = await import("node:net");
+    const path = join(tempDir(), "silent.socket");
+    const silent = createServer((sock) => void sock.on("error", () => {}).resume()); // reads every request, answers none
+    await new Promise<void>((r) => silent.listen(path, () => r()));
+    backend = signalBackend({ kind: "socket", path }, null, ports);
+    await expect(backend.signal.call("listAccounts", {}, 100)).rejects.toThrow(/did not answer listAccounts within 0.1 s/);
+    await backend.close();
+    backend = undefined;
+    await new Promise((r) => silent.close(() => r(undefined)));
+  });
+});
+
 describe("signal-cli started by the gateway (signal-cli jsonRpc on stdin/stdout)", () => {
   it("starts `PATH --config DATA_DIR jsonRpc`, speaks JSON-RPC over its stdio and stops it on close", async () => {
     const dir = tempDir();
@@ -105,5 +121,18 @@ describe("signal-cli started by the gateway (signal-cli jsonRpc on stdin/stdout)
     const end = Date.now() + 5000;
     while (Date.now() < end && fake.connections() > 0) await new Promise((r) => setTimeout(r, 50));
     expect(fake.connections()).toBe(0);
+  });
+
+  it("link over a started signal-cli: account-less startLink/finishLink, the QR code printed", async () => {
+    process.env.FAKE_SIGNAL_CLI_SOCKET = fake.socket;
+    delete process.env.FAKE_SIGNAL_CLI_ARGS;
+    fake.accounts = [];
+    const printed: string[] = [];
+    const config = { signalCli: { transport: { kind: "spawn" as const, path: BIN, dataDir: null }, account: "+15550001234" } } as unknown as GatewayConfig;
+    expect(await linkDevice(config, "cairn-test", (s) => void printed.push(s), ports)).toBe("+15550001234");
+    expect(printed.join("\n")).toContain("sgnl://linkdevice?uuid=fake-provisioning-id");
+    expect(printed.join("\n")).toMatch(/[▀▄█]{10}/);
+    expect(fake.calls.map((c) => c.method)).toEqual(["startLink", "finishLink"]);
+    expect(fake.calls[1]!.params).toEqual({ deviceLinkUri: "sgnl://linkdevice?uuid=fake-provisioning-id&pub_key=BQ", deviceName: "cairn-test" });
   });
 });

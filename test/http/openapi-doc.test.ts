@@ -63,6 +63,8 @@ describe("generated OpenAPI document", () => {
         if (op.security!.length === 0) open.push(`${method.toUpperCase()} ${path}`);
         // SPEC §5 item 8: the inbound channel webhooks are signed, not bearer-authenticated.
         else if (path.startsWith("/webhooks/channel/")) expect(op.security, path).toEqual([{ standardWebhooks: [] }]);
+        // SPEC §5 item 10: the gateway mounts with the channel secret (it holds no service token); an operator uses a bearer.
+        else if (path === "/workflow/plugins/mount") expect(op.security, path).toEqual([{ bearer: [] }, { standardWebhooks: [] }]);
         else expect(op.security, path).toEqual([{ bearer: [] }]);
       }
     }
