@@ -35,6 +35,7 @@ import { domainSnapshotRoutes } from "./routes/domain-snapshots.ts";
 import { webRoutes } from "../web/routes.tsx";
 import { workflowRoutes } from "./routes/workflow.ts";
 import { channelRoutes } from "./routes/channels.ts";
+import { connectorRoutes } from "./routes/connectors.ts";
 
 export type { AppOptions } from "./options.ts";
 export type { AppType } from "./app-type.ts";
@@ -89,6 +90,8 @@ export function createApp(memory: Memory, _opts: AppOptions = {}): AppType {
   // workflow, case and channel routes (issue 16)
   workflowRoutes(app, memory);
   channelRoutes(app, memory);
+  // connectors (issue 15)
+  connectorRoutes(app, memory);
 
   app.notFound((c) => c.json({ error: { code: "not_found", message: "not found" } }, 404));
   app.onError((err, c) => renderError(err, c, memory));
