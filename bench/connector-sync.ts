@@ -31,7 +31,8 @@ const text = (n: number, len: number) => Array.from({ length: len }, (_, k) => w
 const rates: number[] = [];
 for (let run = 0; run < RUNS; run++) {
   const keys = appKeyPair();
-  const gh = await startFakeGithub({ publicKey: keys.publicKey, appId: "1", installId: "2", repo: REPO });
+  let clock = new Date();
+  const gh = await startFakeGithub({ publicKey: keys.publicKey, appId: "1", installId: "2", repo: REPO, now: () => clock });
   for (let n = 1; n <= N; n++) {
     const ts = new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString().replace(/\.\d+Z$/, "Z");
     gh.issues.set(n, {
@@ -45,7 +46,7 @@ for (let run = 0; run < RUNS; run++) {
   const config = parseConfig({
     CAIRN_DB_PATH: join(dir, "cairn.db"), CAIRN_CONFIG_DIR: join(dir, "config"), CAIRN_OUTBOUND_ALLOW_LOOPBACK: "1", CAIRN_MAX_DOCS: String(N * 4),
   });
-  let clock = new Date();
+  clock = new Date();
   const memory = await openMemory(config, {
     rssBytes: () => process.memoryUsage().rss, readSecretFile, connectorFiles, embedder: await loadEmbedder(config), clock: () => clock,
   });
@@ -61,6 +62,7 @@ for (let run = 0; run < RUNS; run++) {
   const t1 = performance.now();
   const again = await memory.connectors.sync({ kind: "github", instance: "bench" });
   const sec2 = (performance.now() - t1) / 1000;
+  if (again.state !== "idle") throw new Error(`resync failed: ${again.error}`);
   console.log(`run ${run + 1}: ${N} issues, ${s.pages} pages, ${sec.toFixed(1)} s, ${(N / sec).toFixed(0)} records/s; no-change resync ${sec2.toFixed(1)} s (${again.unchanged} unchanged, ${again.created} new)`);
   await memory.close();
   await gh.close();
