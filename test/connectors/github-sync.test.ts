@@ -91,7 +91,7 @@ describe("GitHub issues connector", () => {
     const n = await chunkCount();
     later();
     const again = await t.memory.connectors.sync({ kind: "github", instance: "main" });
-    expect(again).toMatchObject({ state: "idle", created: 0, revised: 0, deleted: 0, swept: 0 });
+    expect(again).toMatchObject({ state: "idle", records: 1, unchanged: 1, created: 0, revised: 0, deleted: 0, swept: 0 });
     expect(await chunkCount()).toBe(n);
     // Incremental: the second listing asked only for what changed since the newest issue seen.
     expect(gh.seen.filter((r) => r.url.includes("since=")).length).toBeGreaterThan(0);
