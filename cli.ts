@@ -24,6 +24,7 @@ import { parcelExportCommand, parcelImportCommand, parcelLedgerCommand } from ".
 import { reviewCommand } from "./src/cli/review-commands.ts";
 import { workflowNoteCommand } from "./src/cli/workflow-commands.ts";
 import { kbBuildCommand } from "./src/cli/kb-commands.ts";
+import { connectCommand, connectorStatusCommand, syncCommand, type ConnectOptions } from "./src/cli/connector-commands.ts";
 import { operatorActor } from "./src/ump/actor.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -283,6 +284,22 @@ cli.command("kb <action>", "Knowledge base: `kb build --domain d --out dir --bas
     if (action !== "build") throw new ConfigError(`unknown kb action '${action}' (only: build)`);
     return withMemory((m) => kbBuildCommand(m, o));
   });
+// --- connectors (issue 15): operator-initiated; `cairn sync` is the cron crank (src/connectors/README.md) ---
+const cwd = (): string => (isDeno ? g.Deno.cwd() : g.process.cwd());
+cli.command("connect <kind>", "Register a connector: github --app-id N --install-id N --key-file app.pem --repo owner/name [--instance NAME]")
+  .option("--instance <name>", "Instance name (default: default)").option("--app-id <id>", "GitHub App id").option("--install-id <id>", "GitHub App installation id")
+  .option("--key-file <path>", "GitHub App private key (PEM, mode 0600)").option("--repo <owner/name>", "Repository (repeatable)")
+  .option("--api-base-url <url>", "GitHub API base (default https://api.github.com; GitHub Enterprise: https://HOST/api/v3)")
+  .option("--base-url <url>", "Vendor API base URL (ticketing kinds)").option("--from <file>", "JSON file with the vendor config").option("--json", "Print JSON")
+  .action((kind: string, o: ConnectOptions) => withMemory((m) => connectCommand(m, String(kind), o, { cwd: cwd(), readText: readTextFile })));
+cli.command("sync <kind>", "Run one sync of a connector instance (progress on a TTY, one summary line; exit 1 on failure)")
+  .option("--instance <name>", "Instance name (default: default)").option("--config <path>", "Config file ({kind}-{instance}.json, mode 0600)").option("--json", "Print JSON")
+  .action((kind: string, o: { instance?: string; config?: string; json?: boolean }) => {
+    if (o.instance && o.config) throw new ConfigError("use either --config or --instance, not both");
+    return withMemory((m) => syncCommand(m, String(kind), o, cwd()));
+  });
+cli.command("connector-status", "List registered connectors with state and last sync").option("--json", "Print JSON")
+  .action((o: { json?: boolean }) => withMemory((m) => connectorStatusCommand(m, o)));
 
 cli.help();
 cli.version(VERSION);

@@ -103,7 +103,7 @@ function createFreshdesk(config: Record<string, unknown>, deps: VendorDeps): Res
       }
     }
     const stats = (t.stats ?? {}) as Record<string, unknown>;
-    const updatedAt = str(t.updated_at) ?? str(t.created_at) ?? "";
+    const updatedAt = str(t.updated_at) ?? str(t.created_at) ?? deps.now().toISOString();
     const tags = Array.isArray(t.tags) ? t.tags.filter((x): x is string => typeof x === "string") : [];
     const c = crmCaseOf({
       source: "freshdesk", org, id, title: caseTitle(str(t.subject), known), status: mapped,

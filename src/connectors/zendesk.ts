@@ -99,7 +99,7 @@ function createZendesk(config: Record<string, unknown>, deps: VendorDeps): Resum
       mergedInto = mergeTarget(all);
       if (mergedInto !== undefined) mapped = "merged_away";
     }
-    const updatedAt = str(t.updated_at) ?? str(t.created_at) ?? "";
+    const updatedAt = str(t.updated_at) ?? str(t.created_at) ?? deps.now().toISOString();
     const c = crmCaseOf({
       source: "zendesk", org, id, title: caseTitle(str(t.subject) ?? str(t.raw_subject), known), status: mapped,
       subjectRef: await deps.subjectRef(requester !== undefined ? `zendesk:${org}:user:${requester}` : `zendesk:${org}:ticket:${id}`),

@@ -38,6 +38,7 @@ import { channelRoutes } from "./routes/channels.ts";
 import { claimRoutes } from "./routes/claims.ts";
 import { providerRoutes } from "./routes/provider.ts";
 import { kcsRoutes } from "./routes/kcs.ts";
+import { connectorRoutes } from "./routes/connectors.ts";
 
 export type { AppOptions } from "./options.ts";
 export type { AppType } from "./app-type.ts";
@@ -97,6 +98,8 @@ export function createApp(memory: Memory, _opts: AppOptions = {}): AppType {
   providerRoutes(app, memory);
   // KCS knowledge base (issue 17)
   kcsRoutes(app, memory);
+  // connectors (issue 15)
+  connectorRoutes(app, memory);
 
   app.notFound((c) => c.json({ error: { code: "not_found", message: "not found" } }, 404));
   app.onError((err, c) => renderError(err, c, memory));

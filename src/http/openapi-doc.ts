@@ -55,6 +55,7 @@ const TAGS: Record<string, string> = {
   recall: "Recall and the deprecated search (SPEC §4.1, §4.7)",
   domains: "Domains (SPEC §4.5)",
   governance: "Review, consolidation, purge, erasure and quarantine (SPEC §4.3, §4.4)",
+  connectors: "Connector registry and registration (SPEC §2.12, §4.4); syncs run from the CLI",
   graph: "The entity graph (SPEC §4.6)",
   ump: "Universal Memory Protocol routes (SPEC §4.9)",
   audit: "The hash-chained audit log (SPEC §4.8)",
