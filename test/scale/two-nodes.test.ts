@@ -18,7 +18,7 @@ describe.skipIf(!hasSqld)("two nodes over one libSQL server", () => {
     // A boots first (it runs the migrations); B then starts against the migrated server.
     a = await startServer({ CAIRN_DB_URL: sqld.url, CAIRN_NODE_ID: "node-a" });
     b = await startServer({ CAIRN_DB_URL: sqld.url, CAIRN_NODE_ID: "node-b" });
-  }, 180_000);
+  }, 400_000);
   afterAll(async () => {
     await a?.stop();
     await b?.stop();
