@@ -301,6 +301,8 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
       afterAdded: async (ids) => {
         const g = await graphOfChunks(db.client, ids);
         graphModel.apply({ entities: g.entities, inserted: g.edges, retired: [], links: g.links });
+        // ...and their UMP record metadata, so UMP scope filtering holds for them here too (SPEC §1 Trust rules).
+        await ump.followChunks(ids);
       },
     },
     onError: (e) => (ports.log ?? defaultLog)("warn", "change feed pass failed", { error: String(e) }),

@@ -55,11 +55,13 @@ export async function applyPlan(db: Db, plan: ReadonlyMap<number, ChangeAction>,
   }
   const rows = new Map<number, Chunk>();
   for (const c of await getChunks(db.client, need)) rows.set(c.id, c);
-  const fresh = need.filter((id) => rows.has(id) && !(plan.get(id) === "relabel" && t.has(id)));
+  const fresh = need.filter((id) => rows.has(id) && !t.has(id));
   const vecs = t.vectors && fresh.length ? await vectorsOf(db.client, fresh) : new Map<number, Float32Array>();
   for (const [id, a] of plan) {
+    // This process's own insert: already held (its rows were not read).
+    if (a === "add-if-missing" && t.has(id)) { n.skipped++; continue; }
     const row = rows.get(id);
-    if (a === "remove" || (row === undefined && a !== "add-if-missing") || (row === undefined && t.has(id))) {
+    if (a === "remove" || row === undefined) {
       // Deleted, erased or dropped: gone from every index (a node never serves an erased chunk once it saw the change).
       if (t.has(id)) {
         for (const f of t.followers) f.removed(id);
@@ -67,14 +69,12 @@ export async function applyPlan(db: Db, plan: ReadonlyMap<number, ChangeAction>,
       } else n.skipped++;
       continue;
     }
-    if (row === undefined) { n.skipped++; continue; }
-    if (a === "add-if-missing" && t.has(id)) { n.skipped++; continue; }
-    if (a === "relabel" && t.has(id)) {
+    // Content never changes (the content hash is unique), so an update of a held chunk is a label change.
+    if ((a === "relabel" || a === "refresh") && t.has(id)) {
       for (const f of t.followers) f.changed?.(row);
       n.relabelled++;
       continue;
     }
-    if (t.has(id)) for (const f of t.followers) f.removed(id);
     for (const f of t.followers) f.added(row, vecs.get(id));
     addedIds.push(id);
     n.added++;

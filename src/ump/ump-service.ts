@@ -8,7 +8,7 @@
 import { MemoryError } from "../core/errors.ts";
 import type { IndexHooks, TxHook } from "../ingest/ports.ts";
 import { unlinkChunkFromSources } from "../store/file-sources.ts";
-import { deleteUmpRowsOfChunk } from "../store/ump-records.ts";
+import { deleteUmpRowsOfChunk, umpRowsOfChunk } from "../store/ump-records.ts";
 import { canRead, requireUnscoped, type UmpActor } from "./actor.ts";
 import { capabilities, type Capabilities } from "./capabilities.ts";
 import { createUmpEvents, type UmpEvents } from "./events.ts";
@@ -27,7 +27,7 @@ import { revise, type ReviseResult } from "./revise.ts";
 import type { UmpRecord } from "./types.ts";
 import { sweepRetention } from "./sweep-retention.ts";
 import type { UmpDeps } from "./ump-deps.ts";
-import { catchUpUmpIndex, isLive, loadUmpIndex, umpTemporalFilter } from "./ump-index.ts";
+import { catchUpUmpIndex, isLive, loadUmpIndex, metaOfRow, umpTemporalFilter } from "./ump-index.ts";
 import { materializeAllChunks } from "./export-records.ts";
 import type { TemporalFilter } from "../recall/ports.ts";
 import { umpObject } from "./_fields.ts";
@@ -44,6 +44,8 @@ export interface UmpService {
   /** Keeps record rows in step with chunk deletions made by other doors. */
   readonly txHook: TxHook;
   readonly indexHooks: IndexHooks;
+  /** Loads the record metadata of chunks another process or node wrote (issue 20: the change feed calls it). */
+  followChunks(chunkIds: readonly number[]): Promise<void>;
   /** The operator `did:key`, or undefined without a key. */
   operatorDid(): Promise<string | undefined>;
   authenticate(g: GateInput): Promise<UmpActor>;
@@ -100,6 +102,9 @@ export async function createUmpService(base: Omit<UmpDeps, "index" | "events" | 
       await unlinkChunkFromSources(tx, ev.chunkId);
     },
     indexHooks: { added: () => {}, removed: (id) => d.index.removeChunk(id), caughtUp: () => catchUpUmpIndex(d.db, d.index) },
+    async followChunks(ids) {
+      for (const id of ids) for (const r of await umpRowsOfChunk(d.db.client, id)) d.index.put(metaOfRow(r));
+    },
     operatorDid: async () => {
       const seed = await d.keys();
       return seed ? d.didOf(seed) : undefined;

@@ -31,6 +31,9 @@ describe("change feed over one libSQL file", () => {
     const w = await a.json("POST", "/ingest", { title: "Sourdough", content: "A sourdough loaf needs a mature starter, a long cold proof and a very hot oven." });
     expect(w.status).toBe("created");
     expect(await recallIds(b, "sourdough starter")).toEqual([w.id]);
+    // The writer's own feed sees its insert too and keeps it (already held, not re-read or dropped).
+    expect(await recallIds(a, "sourdough starter")).toEqual([w.id]);
+    expect((await a.json("GET", "/health/db")).node.applied).toEqual({ added: 0, removed: 0, relabelled: 0 });
     const vec = await b.json("POST", "/recall", { query: "notes", vec: "baking bread in a hot oven", source: "vector", limit: 5 });
     expect(vec.hits.map((h: { id: number }) => h.id)).toContain(w.id);
     const health = await b.json("GET", "/health/db");

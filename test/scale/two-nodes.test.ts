@@ -18,7 +18,7 @@ describe.skipIf(!hasSqld)("two nodes over one libSQL server", () => {
     // A boots first (it runs the migrations); B then starts against the migrated server.
     a = await startServer({ CAIRN_DB_URL: sqld.url, CAIRN_NODE_ID: "node-a" });
     b = await startServer({ CAIRN_DB_URL: sqld.url, CAIRN_NODE_ID: "node-b" });
-  }, 180_000);
+  }, 400_000);
   afterAll(async () => {
     await a?.stop();
     await b?.stop();
@@ -40,6 +40,7 @@ describe.skipIf(!hasSqld)("two nodes over one libSQL server", () => {
       expect(w.body.status).toBe("created");
       const r = await b.json("POST", "/recall", { query: name });
       expect(r.body.hits.map((h: { id: number }) => h.id)).toContain(w.body.id);
+      expect((await a.json("POST", "/recall", { query: name })).body.hits.map((h: { id: number }) => h.id)).toContain(w.body.id);
       const d = await a.json("DELETE", `/memory/${w.body.id}`);
       expect(d.status).toBe(200);
       expect((await b.json("POST", "/recall", { query: name })).body.hits).toEqual([]);
