@@ -235,6 +235,11 @@ export async function resolveHost(host: string): Promise<string[]> {
   return (await dns.lookup(host, { all: true })).map((a: { address: string }) => a.address);
 }
 
+/** The runtime as `cairn --version` names it (cac's format): `linux-x64 node-v22.1.0`. */
+export function runtimeLabel(): string {
+  return isDeno ? `${g.Deno.build.os}-${g.Deno.build.arch} deno-${g.Deno.version.deno}` : `${g.process.platform}-${g.process.arch} node-${g.process.version}`;
+}
+
 /** Ends the process (the RSS watchdog under CAIRN_RSS_RESTART=1). */
 export function exitProcess(code: number): void {
   if (isDeno) g.Deno.exit(code);
