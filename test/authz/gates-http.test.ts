@@ -91,7 +91,7 @@ describe("refusals and the roleless posture over HTTP", () => {
     const del = await t.req("DELETE", "/domains/secret-project?confirm=secret-project", undefined, m.as(["reader"]));
     // The refusal names the gate it failed, as the operator reads it (SPEC §5 item 3).
     expect((await del.json()).error.details).toEqual({ reason: "role_missing", gate: "admin on domain :name" });
-    const gateOf = async (method: string, path: string, body?: unknown) => (await (await t.req(method, path, body, m.as(["reader"]))).json()).error.details.gate;
+    const gateOf = async (method: string, path: string, body?: unknown) => (await (await m.t.req(method, path, body, m.as(["reader"]))).json()).error.details.gate;
     expect(await gateOf("GET", "/audit")).toBe("admin on global");
     expect(await gateOf("POST", "/ump/remember", { content: "x" })).toBe("write (capability verb write)");
     const last = (await t.memory.audit.list({ action: "authz_refused" })).rows.find((r) => r.target?.startsWith("DELETE "))!;
