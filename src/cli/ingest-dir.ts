@@ -9,7 +9,7 @@
 import type { Memory } from "../memory.ts";
 import { absolutePath, readTextFile, walkFiles } from "../runtime/platform.ts";
 import { noteTitle } from "../sources/source-service.ts";
-import { createProgress } from "./progress.ts";
+import { type CliOutput, createProgress, processOutput } from "./progress.ts";
 
 /** Counts of one directory ingest. */
 export interface IngestDirSummary {
@@ -25,7 +25,7 @@ export function titleFor(path: string, content: string): string {
 }
 
 /** Ingests a directory; never throws for one bad file (it is counted as failed and reported). */
-export async function ingestDir(memory: Memory, dir: string, opts: { domain?: string } = {}): Promise<IngestDirSummary> {
+export async function ingestDir(memory: Memory, dir: string, opts: { domain?: string } = {}, io: CliOutput = processOutput): Promise<IngestDirSummary> {
   const root = await absolutePath(dir);
   let files: string[];
   try {
@@ -34,7 +34,7 @@ export async function ingestDir(memory: Memory, dir: string, opts: { domain?: st
     // One line naming what the user typed, not a runtime errno dump.
     throw new Error(`ingest-dir: ${dir} is not a readable directory`);
   }
-  const progress = createProgress(files.length, "ingest");
+  const progress = createProgress(files.length, "ingest", io);
   const s: IngestDirSummary = { files: files.length, created: 0, duplicate: 0, failed: 0 };
   for (const f of files) {
     try {
@@ -44,7 +44,7 @@ export async function ingestDir(memory: Memory, dir: string, opts: { domain?: st
       else s.duplicate++;
     } catch (e) {
       s.failed++;
-      console.error(`${f}: ${(e as Error).message}`);
+      io.err(`${f}: ${(e as Error).message}\n`);
     }
     progress.tick(f);
   }

@@ -244,6 +244,11 @@ export async function resolveHost(host: string): Promise<string[]> {
   return (await dns.lookup(host, { all: true })).map((a: { address: string }) => a.address);
 }
 
+/** The runtime as `cairn --version` names it (cac's format): `linux-x64 node-v22.1.0`. */
+export function runtimeLabel(): string {
+  return isDeno ? `${g.Deno.build.os}-${g.Deno.build.arch} deno-${g.Deno.version.deno}` : `${g.process.platform}-${g.process.arch} node-${g.process.version}`;
+}
+
 /** Ends the process (the RSS watchdog under CAIRN_RSS_RESTART=1). */
 export function exitProcess(code: number): void {
   if (isDeno) g.Deno.exit(code);
@@ -370,4 +375,11 @@ export async function makeTempDir(prefix: string): Promise<string> {
 export async function removeDir(path: string): Promise<void> {
   if (isDeno) await g.Deno.remove(path, { recursive: true }).catch(() => undefined);
   else await (await import("node:fs/promises")).rm(path, { recursive: true, force: true });
+}
+
+/** The process's working directory (Node or Deno): relative CLI paths resolve against it. */
+export function currentDir(): string {
+  // deno-lint-ignore no-explicit-any
+  const g = globalThis as any;
+  return isDeno ? g.Deno.cwd() : g.process.cwd();
 }

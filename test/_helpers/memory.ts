@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseConfig } from "../../src/config/parse-config.ts";
 import { createApp } from "../../src/http/app.ts";
+import type { Embedder } from "../../src/embed/embedder.ts";
 import { openMemory, type Memory, type MemoryPorts } from "../../src/memory.ts";
+import { loadEmbedder } from "../../src/runtime/model-loader.ts";
 import { readSecretFile } from "../../src/runtime/platform.ts";
 
 /** An opened test memory with its app. */
@@ -26,11 +28,19 @@ export function tempDir(prefix = "cairn-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** Opens a memory on a fresh libSQL file. */
+// The static table is 15 MB and read-only once loaded: one load per test process, shared by every memory it opens.
+let staticEmbedder: Promise<Embedder | undefined> | undefined;
+
+/**
+ * Opens a memory on a fresh libSQL file in the production profile (issue 27): the server's default static embedder and
+ * the same config-derived recall parameters, unless the test passes its own `ports.embedder` or opts out with
+ * `CAIRN_EMBED_KIND: "none"` (lexical-only; the caller says why).
+ */
 export async function openTestMemory(env: Record<string, string> = {}, ports: Partial<MemoryPorts> = {}, dir = tempDir()): Promise<TestMemory> {
   const dbPath = join(dir, "cairn.db");
   const config = parseConfig({ CAIRN_DB_PATH: dbPath, ...env });
-  const memory = await openMemory(config, { rssBytes: () => process.memoryUsage().rss, readSecretFile, ...ports });
+  const embedder = "embedder" in ports || config.embedKind !== "static" ? undefined : await (staticEmbedder ??= loadEmbedder(config));
+  const memory = await openMemory(config, { rssBytes: () => process.memoryUsage().rss, readSecretFile, embedder, ...ports });
   const app = createApp(memory, { openapiYaml });
   return {
     dir, dbPath, memory, app,

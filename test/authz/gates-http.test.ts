@@ -2,6 +2,7 @@ import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { hashSubject } from "../../src/authz/subject-hash.ts";
+import { createHash } from "node:crypto";
 import { isEndpointRoute } from "../../src/http/endpoint.ts";
 import { GATES, gateKey, PUBLIC_PAGES, PUBLIC_ROUTES } from "../../src/http/gates.ts";
 import { principalOf } from "../../src/http/principal.ts";
@@ -30,6 +31,8 @@ async function jwtMemory(env: Record<string, string> = {}): Promise<{ t: TestMem
   };
   return { t: mem, as };
 }
+
+const sha256Hex = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 
 describe("the gate table (SPEC §5 item 3)", () => {
   it("has a row for every registered route except the three public ones", async () => {
@@ -63,7 +66,7 @@ describe("the gate table (SPEC §5 item 3)", () => {
     expect(rows[0]!.target).toBe("GET /experimental/:thing");
     expect(rows[0]!.detail).toEqual({
       reason: "route_ungated", method: "GET", route: "/experimental/:thing",
-      subject_hash: hashSubject("local-operator"), principal_kind: "anonymous-loopback",
+      subject_hash: sha256Hex("cairn-subject\0local-operator"), principal_kind: "anonymous-loopback",
     });
     expect((await t.memory.audit.verify()).ok).toBe(true);
   });
@@ -78,13 +81,20 @@ describe("refusals and the roleless posture over HTTP", () => {
     expect(await res.json()).toEqual({ error: { code: "forbidden", message: "Not permitted", details: { reason: "role_missing", gate: "write" } } });
     const rows = (await t.memory.audit.list({ action: "authz_refused" })).rows;
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.actor).toBe(hashSubject("alice@example.org"));
+    // SPEC §5 item 3: the domain-separated SHA-256 of the subject, computed here independently of the product's hasher.
+    expect(rows[0]!.actor).toBe(sha256Hex("cairn-subject\0alice@example.org"));
+    expect(hashSubject("alice@example.org")).toBe(rows[0]!.actor);
     expect(rows[0]!.detail).toMatchObject({ reason: "role_missing", method: "POST", route: "/ingest", tenant: "acme", principal_kind: "jwt" });
     expect(JSON.stringify(rows[0])).not.toContain("alice@example.org");
     expect((await t.memory.stats()).docs).toBe(0);
     // Pattern, not the raw path: the audit target of a domain route names ':name'.
-    await t.req("DELETE", "/domains/secret-project?confirm=secret-project", undefined, m.as(["reader"]));
-    const last = (await t.memory.audit.list({ action: "authz_refused" })).rows.at(-1)!;
+    const del = await t.req("DELETE", "/domains/secret-project?confirm=secret-project", undefined, m.as(["reader"]));
+    // The refusal names the gate it failed, as the operator reads it (SPEC §5 item 3).
+    expect((await del.json()).error.details).toEqual({ reason: "role_missing", gate: "admin on domain :name" });
+    const gateOf = async (method: string, path: string, body?: unknown) => (await (await m.t.req(method, path, body, m.as(["reader"]))).json()).error.details.gate;
+    expect(await gateOf("GET", "/audit")).toBe("admin on global");
+    expect(await gateOf("POST", "/ump/remember", { content: "x" })).toBe("write (capability verb write)");
+    const last = (await t.memory.audit.list({ action: "authz_refused" })).rows.find((r) => r.target?.startsWith("DELETE "))!;
     expect(last.target).toBe("DELETE /domains/:name");
     expect(JSON.stringify(last)).not.toContain("secret-project");
     expect((await t.memory.audit.verify()).ok).toBe(true);

@@ -1,11 +1,14 @@
-/** `cairn parcel export | import | ledger` as a user runs them (SPEC §4.12): real processes, real keys, real database files. */
+/**
+ * `cairn parcel export | import | ledger` as a user runs them (SPEC §4.12): real keys, real database files; the
+ * keygen and the export are real processes, the other calls run the same entry in-process (`runCli`, issue 27).
+ */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config/parse-config.ts";
 import { openMemory } from "../../src/memory.ts";
 import { tempDir } from "../_helpers/memory.ts";
-import { cairn, lastLine } from "../_helpers/cli.ts";
+import { cairn, cairnInProcess, lastLine } from "../_helpers/cli.ts";
 
 
 describe("cairn parcel", { timeout: 600_000 }, () => {
@@ -14,7 +17,7 @@ describe("cairn parcel", { timeout: 600_000 }, () => {
     const envA = { CAIRN_DB_PATH: join(dir, "a.db"), CAIRN_UMP_KEY_DIR: join(dir, "keys-a") };
     const envB = { CAIRN_DB_PATH: join(dir, "b.db"), CAIRN_UMP_KEY_DIR: join(dir, "keys-b") };
     const didA = lastLine((await cairn(["ump", "keygen"], envA)).stdout);
-    const didB = lastLine((await cairn(["ump", "keygen"], envB)).stdout);
+    const didB = lastLine((await cairnInProcess(["ump", "keygen"], envB)).stdout);
     expect(didA).toMatch(/^did:key:z6Mk/);
 
     const a = await openMemory(parseConfig(envA), { rssBytes: () => process.memoryUsage().rss });
@@ -35,22 +38,22 @@ describe("cairn parcel", { timeout: 600_000 }, () => {
       [["--expected-signer", "did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK"], "signer_mismatch"],
       [[], "signer_required"],
     ] as const) {
-      const r = await cairn(["parcel", "import", "--file", file, "--domain", "work", ...args], envB);
+      const r = await cairnInProcess(["parcel", "import", "--file", file, "--domain", "work", ...args], envB);
       expect(r.code).not.toBe(0);
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
       expect(r.stderr).toContain(code);
     }
 
-    const imp = await cairn(["parcel", "import", "--file", file, "--domain", "work", "--expected-signer", didA, "--json"], envB);
+    const imp = await cairnInProcess(["parcel", "import", "--file", file, "--domain", "work", "--expected-signer", didA, "--json"], envB);
     expect(imp.code).toBe(0);
     expect(JSON.parse(imp.stdout)).toMatchObject({ received: 2, filed: 2, signer: didA });
 
-    const ledger = await cairn(["parcel", "ledger", "--domain", "work", "--json"], envB);
+    const ledger = await cairnInProcess(["parcel", "ledger", "--domain", "work", "--json"], envB);
     expect(JSON.parse(ledger.stdout).rows).toEqual([expect.objectContaining({ direction: "in", signer: didA, row_count: 2, reviewer: "local-operator" })]);
-    const text = await cairn(["parcel", "ledger"], envA);
+    const text = await cairnInProcess(["parcel", "ledger"], envA);
     expect(text.stdout).toMatch(/out\s+work\s+2 rows\s+sha256:/);
 
-    const noKey = await cairn(["parcel", "export", "--domain", "work", "--out", join(dir, "x.json")], { ...envA, CAIRN_UMP_KEY_DIR: join(dir, "none") });
+    const noKey = await cairnInProcess(["parcel", "export", "--domain", "work", "--out", join(dir, "x.json")], { ...envA, CAIRN_UMP_KEY_DIR: join(dir, "none") });
     expect(noKey.code).not.toBe(0);
     expect(noKey.stderr).toContain("operator_key_missing");
   });

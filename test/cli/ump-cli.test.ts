@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { verifyToken } from "../../src/ump/capability-token.ts";
 import { parseUmpMarkdown } from "../../src/ump/file-projection.ts";
 import { tempDir } from "../_helpers/memory.ts";
-import { cairn, lastLine } from "../_helpers/cli.ts";
+import { cairn, cairnInProcess, lastLine } from "../_helpers/cli.ts";
 
 
 describe("cairn ump", { timeout: 300_000 }, () => {
@@ -24,7 +24,7 @@ describe("cairn ump", { timeout: 300_000 }, () => {
     expect(statSync(join(dir, "keys", "operator.key")).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, "keys")).mode & 0o777).toBe(0o700);
 
-    const token = await cairn(["ump", "token", "--verbs", "read,write", "--scope", "project=x", "--ttl", "24h"], env);
+    const token = await cairnInProcess(["ump", "token", "--verbs", "read,write", "--scope", "project=x", "--ttl", "24h"], env);
     expect(token.code).toBe(0);
     const tok = lastLine(token.stdout);
     const v = verifyToken(tok, { now: new Date(), trustedIssuers: [did] });
@@ -32,18 +32,18 @@ describe("cairn ump", { timeout: 300_000 }, () => {
     const jti = v.ok ? v.claims.jti : "";
     expect(token.stdout).toContain(`jti: ${jti}`);
 
-    const refuse = await cairn(["ump", "revoke", did], env);
+    const refuse = await cairnInProcess(["ump", "revoke", did], env);
     expect(refuse.code).not.toBe(0);
     expect(refuse.stderr).toMatch(/rotate the key/);
-    const revoke = await cairn(["ump", "revoke", jti], env);
+    const revoke = await cairnInProcess(["ump", "revoke", jti], env);
     expect(revoke.stdout.trim()).toBe(`Revoked ${jti}`);
 
     const input = join(dir, "in.ump.md");
     writeFileSync(input, "---\nkind: \"procedural\"\ntitle: \"Deploy\"\n---\nDeploy with [[Runbook]] #ops\n---\nkind: \"semantic\"\n---\nPrefer small PRs\n");
-    const imported = await cairn(["ump", "import", input], env);
+    const imported = await cairnInProcess(["ump", "import", input], env);
     expect(imported.stdout.trim()).toBe("Imported 2 records: 2 created, 0 merged, 0 rejected");
     const out = join(dir, "out.ump.md");
-    const exported = await cairn(["ump", "export", "--format", "md", "--out", out], env);
+    const exported = await cairnInProcess(["ump", "export", "--format", "md", "--out", out], env);
     expect(exported.stdout.trim()).toBe(`Exported 2 records to ${out}`);
     const records = parseUmpMarkdown(readFileSync(out, "utf8"));
     expect(records.map((r) => (r.body as { text: string }).text)).toEqual(["Deploy with [[Runbook]] #ops", "Prefer small PRs"]);
@@ -60,9 +60,9 @@ describe("cairn ump", { timeout: 300_000 }, () => {
     const first = await cairn(["reconcile", vault, "--kind", "vault"], env);
     expect(first.code).toBe(0);
     expect(lastLine(first.stdout)).toBe("reconcile: 2 new, 0 modified, 0 moved, 0 deleted, 0 unchanged, 0 written, 0 swept, 0 conflicts, 0 failed");
-    const second = await cairn(["reconcile", vault, "--kind", "vault"], env);
+    const second = await cairnInProcess(["reconcile", vault, "--kind", "vault"], env);
     expect(lastLine(second.stdout)).toBe("reconcile: 0 new, 0 modified, 0 moved, 0 deleted, 2 unchanged, 0 written, 0 swept, 0 conflicts, 0 failed");
-    const bad = await cairn(["reconcile", vault, "--kind", "drive"], env);
+    const bad = await cairnInProcess(["reconcile", vault, "--kind", "drive"], env);
     expect(bad.code).not.toBe(0);
   });
 });

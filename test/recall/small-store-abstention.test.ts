@@ -4,13 +4,9 @@
  * are answered; nonsense and off-topic queries are still caught; and a caller
  * can switch abstention off per request (`abstain: false`).
  */
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStaticEmbedder, DEFAULT_STATIC_ASSET_PATH } from "../../src/embed/static-embedder.ts";
 import { openTestMemory, type TestMemory } from "../_helpers/memory.ts";
 
-const root = resolve(new URL("../..", import.meta.url).pathname);
 const NOTES: [string, string][] = [
   ["HNSW tuning", "Raise efSearch on the HNSW graph to 128 when recall@10 drops; M stays at 16."],
   ["RRF", "RRF fuses the BM25 and KNN lists with k = 60."],
@@ -27,8 +23,8 @@ const NOTES: [string, string][] = [
 describe.each([["static embedder", true], ["no embedder", false]])("a 10-document store with %s", (_l, withEmbedder) => {
   let t: TestMemory;
   beforeAll(async () => {
-    const ports = withEmbedder ? { embedder: createStaticEmbedder(new Uint8Array(readFileSync(resolve(root, DEFAULT_STATIC_ASSET_PATH)))) } : {};
-    t = await openTestMemory({}, ports);
+    // The test default is the production profile (static embedder); `none` opts out to test the lexical model.
+    t = await openTestMemory(withEmbedder ? {} : { CAIRN_EMBED_KIND: "none" });
     for (const [title, content] of NOTES) await t.req("POST", "/ingest", { title, content });
   });
   afterAll(async () => { await t.close(); });
