@@ -76,7 +76,8 @@ export async function searchScope(
     else if (top && d.index.size <= SMALL_STORE && coversKnownTerms(rq, topDoc)) quality.answer_guard = "small_store_known_terms_covered";
     // An acronym is jargon a small store is unlikely to hold by chance, and the static table rarely knows it: a served
     // lexical hit (any of the first `limit`, not only the best — "what is known about AGS" ranks a "known" hit first)
-    // holding every acronym of the query is an answer.
+    // holding every acronym of the query the store knows (one at least: an unknown acronym, like any unknown word,
+    // says nothing in a small store — "The PRR MDA5 …" against a note spelling out "pattern recognition receptor") is an answer.
     else if (d.index.size <= SMALL_STORE && acronyms.length && lex.slice(0, q.limit).some((h) => holdsAll(d.index.lexical.docTerms(h.id), acronyms))) quality.answer_guard = "small_store_acronyms_held";
     return { scan, vec, agreement, rq, quality };
   };
@@ -203,12 +204,15 @@ function coversKnownTerms(rq: RerankQuery, doc: DocTerms | undefined): boolean {
 
 const ACRONYM = /\b[A-Z][A-Z0-9]{1,6}\b/g;
 
-/** Term ids of the query's acronyms (`TNF`, `IL6`: two capitals at least); undefined ids (unknown) make the list fail. */
-function acronymTermIds(d: RecallDeps, query: string): (number | undefined)[] {
-  const out: (number | undefined)[] = [];
+/** Term ids of the query's acronyms (`TNF`, `IL6`: two capitals at least) that the store knows; unknown ones are left out. */
+function acronymTermIds(d: RecallDeps, query: string): number[] {
+  const out: number[] = [];
   for (const a of query.match(ACRONYM) ?? []) {
     if (!/[A-Z].*[A-Z]/.test(a)) continue;
-    for (const term of d.analyzer.analyze(a).sequence) out.push(d.index.lexical.termId(term));
+    for (const term of d.analyzer.analyze(a).sequence) {
+      const id = d.index.lexical.termId(term);
+      if (id !== undefined) out.push(id);
+    }
   }
   return out;
 }
