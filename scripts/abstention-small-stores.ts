@@ -35,11 +35,14 @@ const docById = new Map(set.docs.map((d) => [d.id, d] as const));
 const ACRONYM = /\b[A-Z][A-Z0-9]{1,6}\b/g;
 const acronymsOf = (text: string) => [...new Set((text.match(ACRONYM) ?? []).filter((a) => /[A-Z].*[A-Z]/.test(a)))];
 
-const SIZES = [10, 25, 50, 100, 200];
+// `SIZES=10,25 SEEDS=1,2 MISSES=1`: a subset of sizes/draws, and each wrongly abstained query printed.
+const SIZES = (process.env.SIZES ?? "10,25,50,100,200").split(",").map(Number);
+const SEEDS = (process.env.SEEDS ?? "1,2,3").split(",").map(Number);
+const MISSES = process.env.MISSES === "1";
 const rows: string[] = [];
 for (const size of SIZES) {
   let ans = 0, wrong = 0, acr = 0, acrWrong = 0, off = 0, offCaught = 0, non = 0, nonCaught = 0, hit5 = 0, hit5Lex = 0;
-  for (let seed = 1; seed <= 3; seed++) {
+  for (const seed of SEEDS) {
     const rnd = seededRandom(size * 100 + seed);
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
     // Judged documents of up to size/2 queries, then random fillers.
@@ -69,11 +72,12 @@ for (const size of SIZES) {
     const docOf = new Map(r.items.map((it, k) => [it.id, docs[k].id] as const));
     const ask = async (query: string, abstain = true) => {
       const out = await memory.recall({ query, limit: 5, abstain });
-      return { abstained: out.decision === "low_confidence", ids: (out.hits as { id: number }[]).map((h) => docOf.get(h.id)!) };
+      return { abstained: out.decision === "low_confidence", ids: (out.hits as { id: number }[]).map((h) => docOf.get(h.id)!), quality: out.quality_assessment };
     };
     for (const a of answerable) {
       const got = await ask(a.text);
       const open = await ask(a.text, false);
+      if (MISSES && got.abstained) console.log(`miss size=${size} seed=${seed} q=${JSON.stringify(a.text)} relAt=${open.ids.findIndex((id) => a.rel.has(id))} top=${JSON.stringify(docById.get(open.ids[0])?.title.slice(0, 80))} q=${JSON.stringify(got.quality)}`);
       if (a.acronym) { acr++; if (got.abstained) acrWrong++; } else { ans++; if (got.abstained) wrong++; }
       if (got.ids.some((id) => a.rel.has(id))) hit5++;
       if (open.ids.some((id) => a.rel.has(id))) hit5Lex++;

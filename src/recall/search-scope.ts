@@ -74,8 +74,11 @@ export async function searchScope(
     // In a small store most words of any question are unknown, so the known-term share says little (issue 24):
     // there, a best hit holding every known query term (two at least, half the query or more) is an answer.
     else if (top && d.index.size <= SMALL_STORE && coversKnownTerms(rq, topDoc)) quality.answer_guard = "small_store_known_terms_covered";
-    // An acronym is jargon a small store is unlikely to hold by chance, and the static table rarely knows it.
-    else if (topDoc && d.index.size <= SMALL_STORE && acronyms.length && holdsAll(topDoc, acronyms)) quality.answer_guard = "small_store_acronyms_held";
+    // An acronym is jargon a small store is unlikely to hold by chance, and the static table rarely knows it: a served
+    // lexical hit (any of the first `limit`, not only the best — "what is known about AGS" ranks a "known" hit first)
+    // holding every acronym of the query the store knows (one at least: an unknown acronym, like any unknown word,
+    // says nothing in a small store — "The PRR MDA5 …" against a note spelling out "pattern recognition receptor") is an answer.
+    else if (d.index.size <= SMALL_STORE && acronyms.length && lex.slice(0, q.limit).some((h) => holdsAll(d.index.lexical.docTerms(h.id), acronyms))) quality.answer_guard = "small_store_acronyms_held";
     return { scan, vec, agreement, rq, quality };
   };
   // The vector leg scans the whole store when it is asked for (`vec`, `hyde`, `source: vector`, or the
@@ -201,18 +204,22 @@ function coversKnownTerms(rq: RerankQuery, doc: DocTerms | undefined): boolean {
 
 const ACRONYM = /\b[A-Z][A-Z0-9]{1,6}\b/g;
 
-/** Term ids of the query's acronyms (`TNF`, `IL6`: two capitals at least); undefined ids (unknown) make the list fail. */
-function acronymTermIds(d: RecallDeps, query: string): (number | undefined)[] {
-  const out: (number | undefined)[] = [];
+/** Term ids of the query's acronyms (`TNF`, `IL6`: two capitals at least) that the store knows; unknown ones are left out. */
+function acronymTermIds(d: RecallDeps, query: string): number[] {
+  const out: number[] = [];
   for (const a of query.match(ACRONYM) ?? []) {
     if (!/[A-Z].*[A-Z]/.test(a)) continue;
-    for (const term of d.analyzer.analyze(a).sequence) out.push(d.index.lexical.termId(term));
+    for (const term of d.analyzer.analyze(a).sequence) {
+      const id = d.index.lexical.termId(term);
+      if (id !== undefined) out.push(id);
+    }
   }
   return out;
 }
 
 /** True when the document holds every one of the term ids. */
-function holdsAll(doc: DocTerms, ids: readonly (number | undefined)[]): boolean {
+function holdsAll(doc: DocTerms | undefined, ids: readonly (number | undefined)[]): boolean {
+  if (!doc) return false;
   const has = new Set<number>();
   for (let i = 0; i < doc.title.length; i++) has.add(doc.title[i]);
   for (let i = 0; i < doc.content.length; i++) has.add(doc.content[i]);

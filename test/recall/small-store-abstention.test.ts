@@ -48,7 +48,19 @@ describe.each([["static embedder", true], ["no embedder", false]])("a 10-documen
     expect(r.hits[0].title).toBe(title);
   });
 
-  it.each(["xqzvbn plorktastic wub", "blorptangle snizzwort frumious", "what is the capital of Mongolia", "best recipe for lasagne with ricotta"])(
+  // The acronym's note need not be the best lexical hit: a common word can rank another note first.
+  it.each([
+    ["what happens on Thursdays to KNN", "RRF"],
+    ["which engineers read the JWKS", "OIDC"],
+    // An acronym the store does not know says nothing, like any unknown word; the known one is held.
+    ["what does a DSAR mean under GDPR", "DSAR"],
+  ])("answers %s when a served hit other than the first holds the acronym", async (query, title) => {
+    const r = await recall({ query });
+    expect(r.decision).toBeUndefined();
+    expect(r.hits.map((h: { title: string }) => h.title)).toContain(title);
+  });
+
+  it.each(["xqzvbn plorktastic wub", "blorptangle snizzwort frumious", "what is the capital of Mongolia", "what was the GDP of Mongolia in 1990", "best recipe for lasagne with ricotta"])(
     "still abstains on nonsense and off-topic: %s", async (query) => {
       const r = await recall({ query });
       expect(r.decision).toBe("low_confidence");
