@@ -12,15 +12,7 @@ export function encodeVarints(values: Uint32Array): Uint8Array {
     size += v < 0x80 ? 1 : v < 0x4000 ? 2 : v < 0x200000 ? 3 : v < 0x10000000 ? 4 : 5;
   }
   const out = new Uint8Array(size);
-  let at = 0;
-  for (let i = 0; i < values.length; i++) {
-    let v = values[i];
-    while (v >= 0x80) {
-      out[at++] = (v & 0x7f) | 0x80;
-      v >>>= 7;
-    }
-    out[at++] = v;
-  }
+  writeVarints(values, out, 0);
   return out;
 }
 
