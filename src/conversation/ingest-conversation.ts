@@ -128,7 +128,11 @@ export async function ingestConversation(ctx: WriteContext, raw: unknown, skipPa
   // SPEC §1 write posture: agent capture, so the memory door's posture applies to every turn.
   if (ctx.review?.route("/ingest/memory") === "proposal") {
     for (const r of rendered) {
-      const p = await ctx.review.file({ content: r.content, title: r.title, domain, origin: "agent", door: "/ingest/conversation", ingestKind: "memory" });
+      // The proposal carries the chunk's identity hash and labels, so the approved turn is the turn the open door stores.
+      const c = await chunkOf(r, session, day, domain);
+      const p = await ctx.review.file({
+        content: r.content, title: r.title, domain, origin: "agent", door: "/ingest/conversation", ingestKind: "memory", contentHash: c.contentHash, meta: c.meta,
+      });
       results[r.i] = withTurnId({ status: "proposed", proposal_id: p.id }, r.turn);
     }
     return reply(session.id, domain, results);

@@ -52,6 +52,9 @@ export interface ReviewCandidate {
   source?: string;
   /** A UMP door's sealed record (issue 22 item 1): approval stores it under `id`, the id the door handed out. */
   umpRecord?: { id: string; json: string };
+  /** The door's identity hash (default XXH3-64 of `content`) and the chunk metadata kept for the promoted chunk (issue 24). */
+  contentHash?: string;
+  meta?: Record<string, unknown>;
 }
 
 /** The review gate the composition root hands the write doors (built in `src/review/`). */

@@ -78,9 +78,10 @@ async function checkedProposal(ex: Exec, id: number, digest: string, pipeline: R
 async function chunkFor(p: ProposalRow): Promise<NewChunk> {
   const kind = p.ingestKind as NewChunk["source"];
   const c: NewChunk = {
-    content: p.content, domain: p.domain, contentHash: await xxh3Hex(p.content), source: kind,
+    // The hash the door filed it under (XXH3-64 of the content unless the door chose another identity, issue 24).
+    content: p.content, domain: p.domain, contentHash: p.contentHash || await xxh3Hex(p.content), source: kind,
     origin: (p.origin ?? "agent") as Origin, confidence: confidenceFor(kind, p.source), flagged: false,
-    meta: { proposal_id: p.id, ...(p.owner !== undefined ? { owner: p.owner } : {}) },
+    meta: { ...(p.meta ?? {}), proposal_id: p.id, ...(p.owner !== undefined ? { owner: p.owner } : {}) },
   };
   if (p.title !== undefined) c.title = p.title;
   if (p.source !== undefined) c.originSource = p.source;

@@ -39,6 +39,11 @@ export interface ProposalInput {
   sourcePrompt?: string;
   /** A UMP door's sealed record; approval stores it under its id (issue 22 item 1). */
   umpRecord?: { id: string; json: string };
+  /** The door's identity hash of the entry (default XXH3-64 of `content`): the conversation door hashes title and
+   *  window together, so two turns that share a window stay two proposals and two chunks. */
+  contentHash?: string;
+  /** Chunk metadata the door computed (the conversation door's speaker and session labels), kept for the promoted chunk. */
+  meta?: Record<string, unknown>;
 }
 
 /** The filing outcome (this project's shape for `POST /ingest/proposal`). */
@@ -65,7 +70,7 @@ export async function fileProposal(d: FilingDeps, input: ProposalInput): Promise
   const kind = input.kind ?? "memory";
   // SPEC §1 Trust rules: the same screen seam and policy table as every write door.
   const [{ result: verdict }] = await screenWrites(d.ctx.injectionPolicy, d.ctx.classifier, [{ content: input.content, title: input.title }]);
-  const contentHash = await xxh3Hex(input.content);
+  const contentHash = input.contentHash ?? await xxh3Hex(input.content);
   const reply = (id: number, score: number, duplicate: boolean): FiledProposal => {
     const r: FiledProposal = { id, status: "pending", score, verdict: verdict.verdict, domain, untrusted: true };
     if (duplicate) r.duplicate = true;
@@ -83,7 +88,7 @@ export async function fileProposal(d: FilingDeps, input: ProposalInput): Promise
     const id = await insertProposal(tx, {
       kind, door: input.door, title: input.title, content: input.content, contentHash, domain, ingestKind: input.ingestKind ?? "memory",
       origin, owner: input.owner, source: input.source, sourcePrompt: input.sourcePrompt, score: scored.score,
-      umpId: input.umpRecord?.id, umpRecord: input.umpRecord?.json,
+      umpId: input.umpRecord?.id, umpRecord: input.umpRecord?.json, ...(input.meta ? { meta: input.meta } : {}),
       scoreBreakdown: { score: scored.score, components: scored.components },
       screen: { verdict: verdict.verdict, reasons: verdict.reasons, score: verdict.score }, createdAt: now,
     });

@@ -35,6 +35,8 @@ export interface ProposalRow {
   /** Set when a UMP door filed it (issue 22): the id handed out and the sealed record JSON it stands for. */
   umpId?: string;
   umpRecord?: string;
+  /** Chunk metadata the filing door computed (e.g. `conversation` labels), carried to the promoted chunk. */
+  meta?: Record<string, unknown>;
 }
 
 /** A proposal before insert. */
@@ -59,6 +61,7 @@ function toRow(r: Row): ProposalRow {
   opt("umpId", r.ump_id);
   opt("umpRecord", r.ump_record);
   if (r.supersedes_chunk_id !== null && r.supersedes_chunk_id !== undefined) p.supersedesChunkId = Number(r.supersedes_chunk_id);
+  if (typeof r.meta_json === "string") p.meta = JSON.parse(r.meta_json) as Record<string, unknown>;
   return p;
 }
 
@@ -66,11 +69,11 @@ function toRow(r: Row): ProposalRow {
 export async function insertProposal(ex: Exec, p: NewProposal): Promise<number> {
   const rs = await ex.execute({
     sql: `INSERT INTO proposals (status, kind, door, title, content, content_hash, domain, ingest_kind, origin, owner, source,
-            source_prompt, score, score_breakdown, screen, created_at, ump_id, ump_record)
-          VALUES ('pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            source_prompt, score, score_breakdown, screen, created_at, ump_id, ump_record, meta_json)
+          VALUES ('pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     args: [p.kind, p.door, p.title ?? null, p.content, p.contentHash, p.domain, p.ingestKind, p.origin ?? null, p.owner ?? null,
       p.source ?? null, p.sourcePrompt ?? null, p.score, JSON.stringify(p.scoreBreakdown), JSON.stringify(p.screen), p.createdAt,
-      p.umpId ?? null, p.umpRecord ?? null],
+      p.umpId ?? null, p.umpRecord ?? null, p.meta ? JSON.stringify(p.meta) : null],
   });
   return Number(rs.lastInsertRowid);
 }

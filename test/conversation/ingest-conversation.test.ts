@@ -63,6 +63,10 @@ describe("POST /ingest/conversation (issue 24)", () => {
   });
 
   it("ranks the named speaker's turn first when two speakers say much the same (speaker label boost)", async () => {
+    // Lexical-only on purpose: the comparison below isolates the speaker feature against BM25 alone (with the static
+    // embedder the vector feature also favours the named speaker's turn, so it could not show that the label decides).
+    await t.close();
+    t = await openTestMemory({ CAIRN_INGEST_SKIP_PATTERNS: "[auto]", CAIRN_EMBED_KIND: "none" });
     const { body } = await post({
       session: { id: "art" },
       turns: [
@@ -111,6 +115,32 @@ describe("POST /ingest/conversation (issue 24)", () => {
       expect(typeof r.body.error.code).toBe("string");
     }
     expect((await (await t.req("GET", "/domains")).json()).domains[0].entries).toBe(0);
+  });
+
+  it("an approved turn keeps its speaker and session labels, so a question naming the speaker still gets the boost", async () => {
+    const r = await openTestMemory({ CAIRN_WRITE_POSTURE: "review" });
+    try {
+      const res = await r.req("POST", "/ingest/conversation", {
+        session: { id: "art", date: "2023-05-08" },
+        turns: [
+          { speaker: "Caroline", text: "Melanie, I paint sunsets, painting sunsets over the sea is what I paint most." },
+          { speaker: "Melanie", text: "Lately I paint sunsets too." },
+        ],
+      });
+      const filed = (await res.json()).turns.map((x: { proposal_id: number }) => x.proposal_id);
+      // Two turns whose windows hold the same words are still two proposals, as they are two chunks on the open door.
+      expect(new Set(filed).size).toBe(2);
+      const ids: number[] = [];
+      for (const id of filed) {
+        const view = await (await r.req("GET", `/proposals/${id}`)).json();
+        const ok = await (await r.req("POST", `/proposals/${id}/approve?digest=${view.content_digest}`)).json();
+        ids.push(ok.promoted_chunk_id);
+      }
+      const hits = (await (await r.req("POST", "/recall", { query: "What does Melanie paint?", limit: 3 })).json()).hits;
+      expect(hits[0].id).toBe(ids[1]);
+    } finally {
+      await r.close();
+    }
   });
 
   it("files each turn as a proposal under the review posture", async () => {

@@ -12,6 +12,7 @@ import { m008Governance } from "./m008-governance.ts";
 import { m040ReviewUmp } from "./m040-review-ump.ts";
 import { m020Parcels } from "./m020-parcels.ts";
 import { m030Workflow } from "./m030-workflow.ts";
+import { m095ProposalMeta } from "./m095-proposal-meta.ts";
 import { m065Claims } from "./m065-claims.ts";
 import { m060Kcs } from "./m060-kcs.ts";
 import { m050Connectors } from "./m050-connectors.ts";
@@ -44,6 +45,8 @@ export const MIGRATIONS: readonly Migration[] = [
   m050Connectors,
   // scale-out (issue 20): the chunk change sequence every node tails
   m070ChunkChanges,
+  // recall quality (issue 24): proposals keep their door's chunk metadata
+  m095ProposalMeta,
 ].sort((a, b) => a.version - b.version);
 
 /** The schema version and stamp this server knows. */
