@@ -1,0 +1,43 @@
+/**
+ * The change feed as the composition root wires it (issue 20; README "Several nodes over one libSQL server"): the
+ * recall index, the graph model and the UMP view follow every other process's and node's chunk writes, and every
+ * recall first applies the changes committed before it (`catchUp`), so a write acknowledged anywhere is recallable
+ * here at once.
+ */
+import type { IndexHooks } from "../ingest/ports.ts";
+import type { Db } from "../store/db.ts";
+import { graphOfChunks } from "../store/graph-of-chunks.ts";
+import { type ChangeFeed, createChangeFeed } from "./change-feed.ts";
+
+/** What the feed needs from the services it keeps in step (structural: no import of their modules). */
+export interface FollowDeps {
+  db: Db;
+  cursor: number;
+  pollMs: number;
+  labels: { has(id: number): boolean; keys(): Iterable<number>; get(id: number): { flagged: boolean } | undefined };
+  /** The recall index first, then the graph model and the UMP view (the file guards are not followers: the writing
+   *  process ran them with its own write). */
+  followers: readonly IndexHooks[];
+  vectors: boolean;
+  /** Another writer's chunks bring their entities, links and owned edges into the graph recall leg's model. */
+  applyGraph(g: Awaited<ReturnType<typeof graphOfChunks>>): void;
+  /** …and their UMP record metadata, so UMP scope filtering holds for them here too (SPEC §1 Trust rules). */
+  followUmp(ids: number[]): Promise<void>;
+  onError(e: unknown): void;
+}
+
+/** Builds the feed (the composition root makes every recall call `catchUp()` first). */
+export function followOtherWriters(d: FollowDeps): ChangeFeed {
+  const changes = createChangeFeed({
+    db: d.db, cursor: d.cursor, pollMs: d.pollMs, onError: d.onError,
+    target: {
+      has: (id) => d.labels.has(id), ids: () => d.labels.keys(), flagged: (id) => d.labels.get(id)?.flagged,
+      followers: d.followers, vectors: d.vectors,
+      afterAdded: async (ids) => {
+        d.applyGraph(await graphOfChunks(d.db.client, ids));
+        await d.followUmp(ids);
+      },
+    },
+  });
+  return changes;
+}
