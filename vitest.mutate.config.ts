@@ -2,9 +2,14 @@ import { defineConfig } from "vitest/config";
 
 // The suite Stryker runs against mutants of the trust core (stryker.config.mjs): the tests of those folders, without the
 // ones that spawn whole CLI or server processes (a mutant in a spawned process is invisible to Stryker's coverage).
+// CAIRN_MUTATE_TESTS="test/ump/sign.test.ts,test/ump/sign-refusals.test.ts" narrows the run to those files (a folder's own
+// tests), which a loaded machine needs: every mutant reruns the tests that reach it, and the whole set reaches the shared
+// services from every folder.
+const narrowed = process.env.CAIRN_MUTATE_TESTS?.split(",").map((s) => s.trim()).filter(Boolean);
+
 export default defineConfig({
   test: {
-    include: [
+    include: narrowed?.length ? narrowed : [
       "test/hygiene/**/*.test.ts",
       "test/hygiene-doors/**/*.test.ts",
       "test/review/**/*.test.ts",
