@@ -18,6 +18,7 @@ export default defineConfig({
       "test/erasure/snapshot-guard.test.ts",
       "test/erasure/certificate.test.ts",
       "test/erasure/requests.test.ts",
+      "test/erasure/guards.test.ts",
       "test/authz/**/*.test.ts",
       "test/auth/**/*.test.ts",
       "test/ump/capability-token.test.ts",

@@ -7,6 +7,11 @@
 import type { Client, InStatement, ResultSet, Transaction } from "@libsql/client";
 
 /** Anything that can execute a statement: the client or an open transaction. */
+/** The busy timeout of a local connection (`PRAGMA busy_timeout`, set at open). */
+export const BUSY_TIMEOUT_MS = 5000;
+/** The busy wait of one WAL checkpoint try (`Db.checkpoint`). */
+const CHECKPOINT_BUSY_MS = 100;
+
 export interface Exec {
   execute(stmt: InStatement): Promise<ResultSet>;
 }
@@ -38,12 +43,20 @@ export class Db {
   checkpoint(): Promise<boolean> {
     if (!this.local) return Promise.resolve(true);
     const run = async (): Promise<boolean> => {
-      for (let attempt = 0; attempt < 10; attempt++) {
-        const rs = await this.client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
-        if (Number(rs.rows[0]?.[0] ?? 0) === 0) return true;
-        await new Promise((r) => setTimeout(r, 20));
+      // TRUNCATE waits in the busy handler for readers on an older snapshot: with the connection's 5 s timeout, ten
+      // tries held a purge's reply (and every write queued behind it) for 50 s, past the 30 s request deadline, though
+      // the erasure had committed (issue 27). Wait briefly per try instead; the next removal checkpoints again.
+      await this.client.execute(`PRAGMA busy_timeout = ${CHECKPOINT_BUSY_MS}`);
+      try {
+        for (let attempt = 0; attempt < 10; attempt++) {
+          const rs = await this.client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+          if (Number(rs.rows[0]?.[0] ?? 0) === 0) return true;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        return false;
+      } finally {
+        await this.client.execute(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
       }
-      return false;
     };
     const p = this.queue.then(run, run);
     this.queue = p.catch(() => {});

@@ -7,7 +7,7 @@
 import { createClient } from "@libsql/client";
 import { MemoryError } from "../core/errors.ts";
 import { attachChunkReader } from "./chunk-reader.ts";
-import { Db } from "./db.ts";
+import { BUSY_TIMEOUT_MS, Db } from "./db.ts";
 import { KNOWN_SCHEMA, MIGRATIONS } from "./migrations/index.ts";
 
 /** Where the database lives. */
@@ -34,7 +34,7 @@ export async function openStore(loc: StoreLocation): Promise<Db> {
   try {
     if (local) {
       await client.execute("PRAGMA journal_mode = WAL");
-      await client.execute("PRAGMA busy_timeout = 5000");
+      await client.execute(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
       const sync = loc.durability === "normal" ? "NORMAL" : "FULL";
       await client.execute(`PRAGMA synchronous = ${sync}`);
       // Issue 23 §4: deleted content is overwritten, not left in free space.
