@@ -19,6 +19,7 @@ export default defineConfig({
       "test/erasure/certificate.test.ts",
       "test/erasure/requests.test.ts",
       "test/erasure/guards.test.ts",
+      "test/erasure/erase-in-tx.test.ts",
       "test/authz/**/*.test.ts",
       "test/auth/**/*.test.ts",
       "test/ump/capability-token.test.ts",
