@@ -108,6 +108,11 @@ describe.each(variants)("%s refuses", (_name, verify) => {
     await refusedAs(await signPayload(b64url(utf8("null"))), "malformed");
     await refusedAs(await signPayload(b64url(utf8('"a string"'))), "malformed");
     await refusedAs(await signPayload(b64url(new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]))), "malformed"); // not UTF-8
+    // Valid JSON around a byte that is not UTF-8: read leniently it would become U+FFFD and pass.
+    const json = utf8(canonicalize({ ...base, jti: "JTI" }));
+    const at = json.findIndex((_, i) => json[i] === 0x4a && json[i + 1] === 0x54 && json[i + 2] === 0x49);
+    await refusedAs(await signPayload(b64url(Uint8Array.from(json, (x, i) => (i === at ? 0xff : x)))), "malformed");
+    expect((await verify(await signPayload(b64url(json)), { now, ...trust })).ok).toBe(true);
   });
 
   it("the same claims signed correctly pass, so each refusal above is about the one field", async () => {
