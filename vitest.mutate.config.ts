@@ -2,12 +2,20 @@ import { defineConfig } from "vitest/config";
 
 // The suite Stryker runs against mutants of the trust core (stryker.config.mjs): the tests of those folders, without the
 // ones that spawn whole CLI or server processes (a mutant in a spawned process is invisible to Stryker's coverage).
+// CAIRN_MUTATE_TESTS (comma-separated globs) narrows the tests to one folder's own, for a folder run that must fit a
+// shared machine: `CAIRN_MUTATE_TESTS='test/review/**/*.test.ts' npx stryker run --mutate 'src/review/**/*.ts'`.
+const narrowed = process.env.CAIRN_MUTATE_TESTS?.split(",").map((g) => g.trim()).filter(Boolean);
+
 export default defineConfig({
   test: {
-    include: [
+    include: narrowed?.length ? narrowed : [
       "test/hygiene/**/*.test.ts",
       "test/hygiene-doors/**/*.test.ts",
       "test/review/**/*.test.ts",
+      // Review through the doors that register decision and promotion hooks (channel out, UMP ids, parcel labels).
+      "test/workflow/channels.test.ts",
+      "test/ump/review-posture-id.test.ts",
+      "test/parcel/parcels.test.ts",
       "test/audit/**/*.test.ts",
       "test/erasure/erasure.test.ts",
       "test/erasure/snapshot-guard.test.ts",
