@@ -177,7 +177,7 @@ describe("temporalFilter over a given source", () => {
   it("marks conflict only against a neighbour that is current: stored, created by then, unflagged, not superseded, not decayed", async () => {
     const l: LinkTimes = { kind: "contradicts", from: 2, to: 1, createdAt: at(1) };
     const conflictOf1 = async (two: ChunkTimes | undefined, o = opts, extra: LinkTimes[] = [], more: Record<number, ChunkTimes> = {}) =>
-      sets(await temporalFilter(source([l, ...extra], { 1: chunk(0), ...(two ? { 2: two } : {}), ...more }), [1], o)).conflict;
+      sets(await temporalFilter(source([l, ...extra], { ...more, 1: chunk(0), ...(two === undefined ? {} : { 2: two }) } as Record<number, ChunkTimes>), [1], o)).conflict;
     expect(await conflictOf1(chunk(1))).toEqual([1]);
     expect(await conflictOf1(undefined)).toEqual([]);
     expect(await conflictOf1(chunk(1, { flagged: true }))).toEqual([]);
