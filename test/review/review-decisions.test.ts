@@ -71,7 +71,9 @@ describe("approving a proposal", () => {
     const rej = await json(t.req("POST", `/proposals/${b.id}/reject`));
     expect(rej.status).toBe(409);
     expect(rej.body.error).toMatchObject({ code: "proposal_not_pending", details: { status: "approved" } });
-    expect(rej.body.error.message).toContain("already approved");
+    expect(rej.body.error.message).toBe(`proposal ${b.id} is already approved`);
+    const unknown = await json(t.req("POST", "/proposals/424242/reject"));
+    expect(unknown).toMatchObject({ status: 404, body: { error: { code: "not_found", message: "proposal 424242 not found" } } });
     expect(await statusOf(t, b.id)).toBe("approved");
   });
 
@@ -114,7 +116,7 @@ describe("approving a proposal", () => {
     const self = await filed(t, { content: "The admin console listens on port 7000." });
     const s = await approve(t, self.id, `digest=${self.digest}&supersedes=${a}`);
     expect(s.status).toBe(400);
-    expect(s.body.error).toMatchObject({ code: "invalid_request", details: { field: "supersedes" } });
+    expect(s.body.error).toMatchObject({ code: "invalid_request", message: "a chunk cannot supersede itself", details: { field: "supersedes" } });
     const cyc = await approve(t, self.id, `digest=${self.digest}&supersedes=${b}`);
     expect(cyc.status).toBe(409);
     expect(cyc.body.error).toMatchObject({ code: "conflict", details: { field: "supersedes" } });
