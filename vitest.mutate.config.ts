@@ -2,10 +2,10 @@ import { defineConfig } from "vitest/config";
 
 // The suite Stryker runs against mutants of the trust core (stryker.config.mjs): the tests of those folders, without the
 // ones that spawn whole CLI or server processes (a mutant in a spawned process is invisible to Stryker's coverage).
-// CAIRN_MUTATE_TESTS="test/ump/sign.test.ts,test/ump/sign-refusals.test.ts" narrows the run to those files (a folder's own
-// tests), which a loaded machine needs: every mutant reruns the tests that reach it, and the whole set reaches the shared
-// services from every folder.
-const narrowed = process.env.CAIRN_MUTATE_TESTS?.split(",").map((s) => s.trim()).filter(Boolean);
+// CAIRN_MUTATE_TESTS (comma-separated files or globs) narrows the run to a folder's own tests, which a loaded machine needs:
+// every mutant reruns the tests that reach it, and the whole set reaches the shared services from every folder.
+// `CAIRN_MUTATE_TESTS='test/review/**/*.test.ts' npx stryker run --mutate 'src/review/**/*.ts' --concurrency 1`.
+const narrowed = process.env.CAIRN_MUTATE_TESTS?.split(",").map((g) => g.trim()).filter(Boolean);
 
 export default defineConfig({
   test: {
@@ -13,6 +13,10 @@ export default defineConfig({
       "test/hygiene/**/*.test.ts",
       "test/hygiene-doors/**/*.test.ts",
       "test/review/**/*.test.ts",
+      // Review through the doors that register decision and promotion hooks (channel out, UMP ids, parcel labels).
+      "test/workflow/channels.test.ts",
+      "test/ump/review-posture-id.test.ts",
+      "test/parcel/parcels.test.ts",
       "test/audit/**/*.test.ts",
       "test/erasure/erasure.test.ts",
       "test/erasure/snapshot-guard.test.ts",
