@@ -5,7 +5,9 @@ import type { Principal } from "../../src/auth/principal.ts";
 import { describeGate, type Gate } from "../../src/authz/gate.ts";
 import { assertDomainAdmin, decide, type DecideContext } from "../../src/authz/oracle.ts";
 import { canReadPii, hasPermission, isAdminOn, permissionsOf } from "../../src/authz/roles.ts";
+import { hashSubject } from "../../src/authz/subject-hash.ts";
 import { isMemoryError } from "../../src/core/errors.ts";
+import { createHash } from "node:crypto";
 
 const jwt = (...roles: string[]): Principal => ({ subject: "alice", roles, kind: "jwt" });
 const cap: Principal = { subject: "peer", roles: [], kind: "capability" };
@@ -101,6 +103,8 @@ describe("the admin gates", () => {
     expect(decide(jwt("admin:work"), G.adminDomain!, onDomain(undefined))).toEqual(MISSING);
     expect(decide(jwt("admin:global"), G.adminDomain!, pass)).toEqual(MISSING);
     expect(decide(jwt("admin"), G.adminDomain!, pass)).toEqual(ALLOW);
+    // A domain literally named "undefined" gives no admin on a route whose parameter is missing.
+    expect(decide(jwt("admin:undefined"), G.adminDomain!, pass)).toEqual(MISSING);
   });
 
   it("a body-named domain: admin:* passes, a domain admin is deferred to the operation, others are refused", () => {
@@ -227,5 +231,16 @@ describe("gate labels in a refusal's details.gate", () => {
       authenticated: "authenticated",
     });
     expect(describeGate({ level: "admin", on: "domain", param: "domain" })).toBe("admin on domain :domain");
+    // A row spelled with an explicitly absent verb is a plain gate.
+    expect(describeGate({ level: "read", capability: undefined })).toBe("read");
+    expect(describeGate({ level: "workflow", signed: undefined } as unknown as Gate)).toBe("workflow");
+  });
+});
+
+describe("the subject hash of refusal audit rows (SPEC §5 item 3)", () => {
+  it("is SHA-256 over the domain-separated subject, lowercase hex, computed here independently", () => {
+    const ref = (x: string) => createHash("sha256").update(`cairn-subject\0${x}`, "utf8").digest("hex");
+    for (const subject of ["alice@example.org", "local-operator", "", "ünïcode"]) expect(hashSubject(subject)).toBe(ref(subject));
+    expect(hashSubject("alice")).not.toBe(createHash("sha256").update("alice").digest("hex"));
   });
 });
