@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { findPii } from "../../src/hygiene/find-pii.ts";
 import { redactPii } from "../../src/hygiene/redact-pii.ts";
+
+const flagged = (text: string) => findPii(text).map((s) => [s.kind, text.slice(s.start, s.end)]);
 
 // Issue 27 (mutation testing): the edges of the SPEC §1 placeholder rules, as a reader sees them in redacted text.
 describe("phone numbers at the edges of the rule (SPEC §1: 10 to 15 digits)", () => {
@@ -19,6 +22,8 @@ describe("phone numbers at the edges of the rule (SPEC §1: 10 to 15 digits)", (
   it("masks an extension with the number but does not count its digits", () => {
     expect(redactPii("desk 415-555-0142 ext. 12 please")).toBe("desk [redacted:phone] please");
     expect(redactPii("desk 415-555-0142 extension 3")).toBe("desk [redacted:phone]");
+    expect(redactPii("desk 415-555-0142 ext 12")).toBe("desk [redacted:phone]");
+    expect(flagged("desk 415-555-0142x9")).toEqual([["phone", "415-555-0142x9"]]);
     expect(redactPii("Room 555-0142 ext 1234")).toBe("Room 555-0142 ext 1234");
   });
 
@@ -29,6 +34,8 @@ describe("phone numbers at the edges of the rule (SPEC §1: 10 to 15 digits)", (
   it("masks each number of a whitespace-separated list, also when each is written with spaces", () => {
     expect(redactPii("4155550142 4155550199 4155550100")).toBe("[redacted:phone] [redacted:phone] [redacted:phone]");
     expect(redactPii("UK +44 20 7946 0958 +44 20 7946 0959 end")).toBe("UK [redacted:phone] [redacted:phone] end");
+    // Split where the numbers are, not at the first place the digit count allows.
+    expect(flagged("UK +44 20 7946 0958 +44 20 7946 0959 end")).toEqual([["phone", "+44 20 7946 0958"], ["phone", "+44 20 7946 0959"]]);
   });
 
   it("keeps a long run that cannot be split into phone-sized numbers", () => {
@@ -61,6 +68,14 @@ describe("card numbers (SPEC §1: Luhn-valid, 13 to 19 digits)", () => {
     expect(redactPii("card 4111 1111 1111 1111")).toBe("card [redacted:card]");
     // Two spaces end the run: each part is then too short for a card, and the whole is not one phone.
     expect(redactPii("card 4111  1111  1111  1111")).not.toContain("[redacted:card]");
+  });
+
+  it("takes the longest Luhn-valid window of a grouped run, leftmost first", () => {
+    // 4111111111111111102 is itself a valid 19-digit number: the whole run is the card.
+    expect(redactPii("card 4111 1111 1111 1111 102")).toBe("card [redacted:card]");
+    expect(redactPii("card 4111 1111 1111 1111 103")).toBe("card [redacted:card] 103");
+    expect(redactPii("card 4111 1111 1111 1111 18 x")).toBe("card [redacted:card] x");
+    expect(flagged("n 1 4111 1111 1111 1111")).toEqual([["card", "4111 1111 1111 1111"]]);
   });
 
   it("masks two cards in one run of groups", () => {
