@@ -148,3 +148,33 @@ describe("removed elements", () => {
     expect(out.startsWith("&lt;scr")).toBe(true);
   });
 });
+
+describe("more tag and reference shapes", () => {
+  it("drops handlers on close tags and on a tag cut short by the next one", () => {
+    expect(strip("</a onclick=x>")).toBe("</a>");
+    expect(strip("<b<i onclick=x>")).toBe("<b<i>");
+    expect(strip("<img alt=a <b onclick=x>")).toBe("<img alt=a <b>");
+    expect(strip("<x a='1'b=2 onclick=3>")).toBe("<x a='1'b=2>");
+  });
+
+  it("decodes the named references that can spell a scheme, a path or a CSS function", () => {
+    expect(strip('<a href="java&newline;script:x">l</a>')).toBe("<a>l</a>");
+    expect(strip('<div style="background:url&lpar;x)">a</div>')).toBe("<div>a</div>");
+    expect(strip('<form action="&sol;&sol;evil.example">f</form>')).toBe("<form>f</form>");
+    expect(strip('<form action="&bsol;&bsol;host">f</form>')).toBe("<form>f</form>");
+    expect(strip('<div style="&commat;import x">a</div>')).toBe("<div>a</div>");
+    expect(strip('<form action="x&period;y:z">f</form>')).toBe("<form>f</form>");
+    expect(strip('<img src="&num;a">')).toBe('<img src="&num;a">');
+  });
+
+  it("decodes a reference once, as a browser does", () => {
+    expect(strip('<a href="java&amp;script:x">l</a>')).toBe('<a href="java&amp;script:x">l</a>');
+    expect(strip('<a href="javascript&#0058;x">l</a>')).toBe("<a>l</a>");
+    expect(strip('<a href="&#32;javascript:x">l</a>')).toBe("<a>l</a>");
+  });
+
+  it("reads null and out-of-range CSS escapes without failing", () => {
+    expect(strip('<div style="background:\\0 url(x)">a</div>')).toBe("<div>a</div>");
+    expect(strip('<div style="background:\\110000url(x)">a</div>')).toBe("<div>a</div>");
+  });
+});
