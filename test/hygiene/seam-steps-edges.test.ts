@@ -54,7 +54,36 @@ describe("markdown reference definitions (CommonMark shape)", () => {
   });
 });
 
+describe("more definition shapes", () => {
+  it("takes labels of up to 999 characters without an unescaped bracket, as CommonMark does", () => {
+    expect(md(`[${"a".repeat(999)}]: https://x.example\nk`)).toBe("k");
+    const long = `[${"a".repeat(1000)}]: https://x.example\nk`;
+    expect(md(long)).toBe(long);
+    expect(md("[a[b]: https://x.example\nk")).toBe("[a[b]: https://x.example\nk");
+  });
+
+  it("accepts a tab after the colon and a definition on the last line, and rejects broken destinations and titles", () => {
+    expect(md("[a]:\thttps://x.example\nk")).toBe("k");
+    expect(md("k\n[a]: https://x.example")).toBe("k");
+    expect(md('[a]: https://x.example\n"t"')).toBe("");
+    expect(md("[a]: <a<b>\nk")).toBe("[a]: <a<b>\nk");
+    expect(md('[a]: https://x.example "t\nk')).toBe('[a]: https://x.example "t\nk');
+  });
+
+  it("does not open a fence with four spaces of indent or two backticks", () => {
+    expect(md("    ```\n[a]: x\nk")).toBe("    ```\nk");
+    expect(md("``\n[a]: x\nk")).toBe("``\nk");
+    expect(md("   [a]: x\n    [b]: y")).toBe("    [b]: y");
+  });
+});
+
 describe("reasoning strip edges", () => {
+  it("reads empty quoted attribute values and long attribute lists", () => {
+    expect(stripReasoning('<think a="">x</think>y')).toBe("y");
+    expect(stripReasoning("<think a=''>x</think>y")).toBe("y");
+    expect(stripReasoning(`<think ${"a".repeat(250)}>x</think>y`)).toBe("y");
+  });
+
   it("does not take a close tag with attributes as a close tag", () => {
     expect(stripReasoning("a<think>b</think foo>c")).toBe("a");
   });
