@@ -64,10 +64,18 @@ describe("phone numbers at the edges of the rule (SPEC §1: 10 to 15 digits)", (
 });
 
 describe("card numbers (SPEC §1: Luhn-valid, 13 to 19 digits)", () => {
-  it("masks a card in single-space groups but not with two spaces between groups", () => {
+  it("masks a card in single-space groups", () => {
     expect(redactPii("card 4111 1111 1111 1111")).toBe("card [redacted:card]");
-    // Two spaces end the run: each part is then too short for a card, and the whole is not one phone.
-    expect(redactPii("card 4111  1111  1111  1111")).not.toContain("[redacted:card]");
+  });
+
+  // Found by the issue 27 mutation tests: the phone rule left every Luhn-valid run to the card rule, which reads only
+  // single spaces and hyphens, so a card written with the phone rule's other separators was masked by neither.
+  it("masks a card written with dots, tabs, doubled spaces, spaced hyphens or parentheses", () => {
+    for (const card of ["4111.1111.1111.1111", "4111\t1111\t1111\t1111", "4111  1111  1111  1111", "4111 - 1111 - 1111 - 1111", "(4111) 1111 1111 1111"]) {
+      expect(redactPii(`card ${card} ok`), JSON.stringify(card)).toBe("card [redacted:card] ok");
+    }
+    // The same for a 13-to-15-digit run the phone rule reads: Luhn-valid, so it is masked (as a card), never left in clear.
+    expect(redactPii("Amex 3782.822463.10005 ok")).toBe("Amex [redacted:card] ok");
   });
 
   it("takes the longest Luhn-valid window of a grouped run, leftmost first", () => {
