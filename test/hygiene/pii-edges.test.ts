@@ -50,7 +50,21 @@ describe("phone numbers at the edges of the rule (SPEC §1: 10 to 15 digits)", (
     expect(redactPii("London 0207-9460958")).toBe("London [redacted:phone]");
   });
 
-  it("does not take day-first or ISO dates with a time for phones", () => {
+  it("takes a pair for a range only when it is the whole number and strictly ascending", () => {
+    expect(redactPii("tel +41555-50142")).toBe("tel [redacted:phone]");
+    expect(redactPii("ref 55555-55555")).toBe("ref [redacted:phone]");
+  });
+
+  it("masks a number with a stray or a closing parenthesis whole", () => {
+    expect(redactPii("tel 415) 555-0142")).toBe("tel [redacted:phone]");
+    expect(redactPii("call 020 7946 (0958)")).toBe("call [redacted:phone]");
+  });
+
+  it("reads digits inside an address as part of the address, never as a phone", () => {
+    expect(redactPii("mail a@x.4155550142.example.com")).toBe("mail [redacted:email]");
+  });
+
+  it("does not take dates, day-first or ISO, with a time for phones", () => {
     expect(redactPii("on 12-05-2024 14:30")).toBe("on 12-05-2024 14:30");
     expect(redactPii("on 1.5.2024 14:30:10")).toBe("on 1.5.2024 14:30:10");
     expect(redactPii("at 2024-5-12 10 20")).toBe("at 2024-5-12 10 20");
@@ -76,6 +90,8 @@ describe("card numbers (SPEC §1: Luhn-valid, 13 to 19 digits)", () => {
     }
     // The same for a 13-to-15-digit run the phone rule reads: Luhn-valid, so it is masked (as a card), never left in clear.
     expect(redactPii("Amex 3782.822463.10005 ok")).toBe("Amex [redacted:card] ok");
+    expect(redactPii("n 6011.0009.9013.9420.007 ok")).toBe("n [redacted:card] ok"); // 19 digits
+    expect(redactPii("n 4111.1111.1111.1111.1111 ok")).toBe("n 4111.1111.1111.1111.1111 ok"); // 20: not a card
   });
 
   it("takes the longest Luhn-valid window of a grouped run, leftmost first", () => {
