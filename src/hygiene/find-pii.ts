@@ -12,8 +12,8 @@
  *   `(`, optionally followed by an extension (`x123`, `ext. 123`), and not
  *   touching a letter, digit, `_` or `@`;
  * - it is a phone when its digits (extension excluded) number 10 to 15;
- * - a candidate whose digits form a Luhn-valid run of 13 to 19 is left for
- *   the card rule, so a card is never eaten as a phone;
+ * - a candidate whose digits form a Luhn-valid run of 13 to 19 is a card
+ *   (with any of these separators), so a card is never eaten as a phone;
  * - a candidate of more than 15 digits is split at whitespace only when
  *   every part is itself a 10-to-15-digit phone (a list of numbers);
  *   otherwise it is not a phone (a non-Luhn 16-digit run stays as it is);
@@ -97,7 +97,9 @@ function phoneSpans(candidate: string, start: number): PiiSpan[] {
   const core = candidate.replace(EXTENSION, "");
   if (NOT_PHONE.some((re) => re.test(core.trim())) || isRange(core.trim())) return [];
   const digits = digitsOf(core);
-  if (isCardShaped(digits)) return []; // left for the card rule
+  // A Luhn-valid 13-to-19-digit run is a card, whatever the separators (issue 27: leaving it to the card rule, which reads
+  // only single spaces and hyphens, let `4111.1111.1111.1111` or `4111  1111 …` through both rules).
+  if (isCardShaped(digits)) return [{ kind: "card", start, end: start + candidate.length }];
   if (isPhoneSized(digits.length)) return [{ kind: "phone", start, end: start + candidate.length }];
   if (digits.length > 15 && /\s/.test(candidate)) return splitList(candidate, start) ?? [];
   return [];
