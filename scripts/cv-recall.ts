@@ -12,7 +12,8 @@
  *
  *   npx tsx scripts/cv-recall.ts [--skip-scifact] [--skip-locomo] [--window 1,1] [--prf off] [--metric r5|r10] [--widths 20,30,50]
  *
- * `--metric` chooses (and scores) LoCoMo by R@5 or R@10 (default r10); `--widths` adds the rerank depth as a
+ * `--metric` chooses (and scores) LoCoMo by R@5, R@10 (default) or both (two reports from one run);
+ * `--locomo-axes '{"speaker":[0,0.5,1,2]}'` replaces LoCoMo's grid (other weights stay at the served values); `--widths` adds the rerank depth as a
  * grid axis (the head is the first `width` fused candidates, the rest keep their fused order; ≤ 50, the
  * width the probe records).
  */
@@ -221,7 +222,11 @@ if (!args.includes("--skip-locomo")) {
     await memory.close();
     rmSync(dir, { recursive: true, force: true });
   }
-  crossValidate(`LoCoMo dev ${locomoMetric === "r5" ? "R@5" : "R@10"} (window ${before},${after})`, cs, locomoMetric === "r5" ? r5 : r10, withWidth({
+  const axes = args.includes("--locomo-axes") ? JSON.parse(opt("--locomo-axes", "{}")) as Record<string, number[]> : {
     coverage: [0, 0.3, 0.6, 0.9], title: [0, 0.3, 0.6], vector: [0, 0.25, 0.5], speaker: [0, 0.25, 0.5, 1, 1.5], date: [0, 0.5],
-  }), served);
+  };
+  for (const [name, metric] of [["R@5", r5], ["R@10", r10]] as const) {
+    if (locomoMetric !== "both" && locomoMetric !== (name === "R@5" ? "r5" : "r10")) continue;
+    crossValidate(`LoCoMo dev ${name} (window ${before},${after})`, cs, metric, withWidth(axes), served);
+  }
 }
