@@ -11,8 +11,11 @@
  * lexical-only preset (which never abstains) as the recall@5 reference.
  *
  *   npx tsx scripts/abstention-small-stores.ts
+ *
+ * `DUMP=/tmp/small.json` also writes one row per query (size, seed, kind, answerable, the quality signals and
+ * the answer guard, with abstention on), the small-store rows scripts/calibrate-abstention.ts `--small` refits on.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,6 +43,9 @@ const SIZES = (process.env.SIZES ?? "10,25,50,100,200").split(",").map(Number);
 const SEEDS = (process.env.SEEDS ?? "1,2,3").split(",").map(Number);
 const MISSES = process.env.MISSES === "1";
 const rows: string[] = [];
+const dump: { size: number; seed: number; kind: string; answerable: boolean; signals: unknown; guard?: string }[] = [];
+const keep = (size: number, seed: number, kind: string, answerable: boolean, q: { signals?: unknown; answer_guard?: string } | undefined) =>
+  void (q?.signals && dump.push({ size, seed, kind, answerable, signals: q.signals, ...(q.answer_guard ? { guard: q.answer_guard } : {}) }));
 for (const size of SIZES) {
   let ans = 0, wrong = 0, acr = 0, acrWrong = 0, off = 0, offCaught = 0, non = 0, nonCaught = 0, hit5 = 0, hit5Lex = 0;
   for (const seed of SEEDS) {
@@ -71,22 +77,34 @@ for (const size of SIZES) {
     const r = await memory.ingestBatch({ items: docs.map((d) => ({ title: d.title.trim() || d.id, content: d.text || d.title })) });
     const docOf = new Map(r.items.map((it, k) => [it.id, docs[k].id] as const));
     const ask = async (query: string, abstain = true) => {
-      const out = await memory.recall({ query, limit: 5, abstain });
-      return { abstained: out.decision === "low_confidence", ids: (out.hits as { id: number }[]).map((h) => docOf.get(h.id)!), quality: out.quality_assessment };
+      const out = await memory.recall({ query, limit: 5, abstain, provenance: true });
+      const hits = out.hits as { id: number; provenance?: { quality_assessment?: { signals?: unknown; answer_guard?: string } } }[];
+      // The signals ride on the served hits (abstain: false serves them whatever the confidence); none: an empty search.
+      const quality = hits[0]?.provenance?.quality_assessment ?? { signals: { lex_coverage: 0, lex_bigram: 0, vec_top: 0, agreement: 0, lex_candidates: 0 } };
+      return { abstained: out.decision === "low_confidence", ids: hits.map((h) => docOf.get(h.id)!), quality };
     };
     for (const a of answerable) {
       const got = await ask(a.text);
       const open = await ask(a.text, false);
-      if (MISSES && got.abstained) console.log(`miss size=${size} seed=${seed} q=${JSON.stringify(a.text)} relAt=${open.ids.findIndex((id) => a.rel.has(id))} top=${JSON.stringify(docById.get(open.ids[0])?.title.slice(0, 80))} q=${JSON.stringify(got.quality)}`);
+      keep(size, seed, a.acronym ? "acronym" : "scifact", true, open.quality);
+      if (MISSES && got.abstained) console.log(`miss size=${size} seed=${seed} q=${JSON.stringify(a.text)} relAt=${open.ids.findIndex((id) => a.rel.has(id))} top=${JSON.stringify(docById.get(open.ids[0])?.title.slice(0, 80))} q=${JSON.stringify(open.quality)}`);
       if (a.acronym) { acr++; if (got.abstained) acrWrong++; } else { ans++; if (got.abstained) wrong++; }
       if (got.ids.some((id) => a.rel.has(id))) hit5++;
       if (open.ids.some((id) => a.rel.has(id))) hit5Lex++;
     }
-    for (let i = 0; i < 20; i++) { off++; if ((await ask(pick(offTopic))).abstained) offCaught++; }
+    for (let i = 0; i < 20; i++) {
+      off++;
+      const q = pick(offTopic);
+      const got = await ask(q);
+      if (process.env.DUMP) keep(size, seed, "off-topic", false, (await ask(q, false)).quality);
+      if (got.abstained) offCaught++;
+    }
     for (let i = 0; i < 20; i++) {
       const words = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => Array.from({ length: 4 + Math.floor(rnd() * 5) }, () => "abcdefghijklmnopqrstuvwxyz"[Math.floor(rnd() * 26)]).join(""));
       non++;
-      if ((await ask(words.join(" "))).abstained) nonCaught++;
+      const got = await ask(words.join(" "));
+      if (process.env.DUMP) keep(size, seed, "nonsense", false, (await ask(words.join(" "), false)).quality);
+      if (got.abstained) nonCaught++;
     }
     await memory.close();
     rmSync(dir, { recursive: true, force: true });
@@ -97,3 +115,4 @@ for (const size of SIZES) {
 console.log("| store size (docs) | SciFact queries wrongly abstained | acronym queries wrongly abstained | all answerable wrongly abstained | off-topic caught | nonsense caught | answerable hit@5: served / abstain off |");
 console.log("|---|---|---|---|---|---|---|");
 for (const r of rows) console.log(r);
+if (process.env.DUMP) writeFileSync(process.env.DUMP, JSON.stringify(dump));

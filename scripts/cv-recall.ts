@@ -10,7 +10,12 @@
  * on the held-out fold beside lexical-only. SciFact: 5 folds over train
  * queries (query index mod 5); LoCoMo: one fold per conversation.
  *
- *   npx tsx scripts/cv-recall.ts [--skip-scifact] [--skip-locomo] [--window 1,1] [--prf off]
+ *   npx tsx scripts/cv-recall.ts [--skip-scifact] [--skip-locomo] [--window 1,1] [--prf off] [--metric r5|r10] [--widths 20,30,50]
+ *
+ * `--metric` chooses (and scores) LoCoMo by R@5, R@10 (default) or both (two reports from one run);
+ * `--locomo-axes '{"speaker":[0,0.5,1,2]}'` replaces LoCoMo's grid (other weights stay at the served values); `--widths` adds the rerank depth as a
+ * grid axis (the head is the first `width` fused candidates, the rest keep their fused order; ≤ 50, the
+ * width the probe records).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -36,6 +41,8 @@ if (!existsSync(join(DATA, "scifact/corpus.jsonl"))) {
 }
 const [before, after] = opt("--window", "1,1").split(",").map(Number);
 const prfOff = opt("--prf", "on") === "off";
+const locomoMetric = opt("--metric", "r10");
+const widths = args.includes("--widths") ? opt("--widths", "50").split(",").map(Number) : undefined;
 
 /** One cached query. */
 interface Cached {
@@ -76,8 +83,10 @@ async function runQueries(memory: Memory, qs: { text: string; fold: number; judg
 /** The served order under weights `w`, as doc ids. */
 function rank(c: Cached, w: RerankWeights): string[] {
   if (!c.probe) return [];
-  const keys = Object.keys(w) as (keyof RerankWeights)[];
-  const scored = c.probe.head.map((h) => {
+  const keys = (Object.keys(w) as (keyof RerankWeights)[]).filter((k) => k in DEFAULT_RERANK_WEIGHTS);
+  const width = (w as unknown as { width?: number }).width ?? c.probe.head.length;
+  const head = c.probe.head.slice(0, width), rest = c.probe.head.slice(width).map((h) => h.id);
+  const scored = head.map((h) => {
     let total = 0, sum = 0;
     for (const k of keys) {
       if ((k === "speaker" && !c.probe!.speaker) || (k === "date" && !c.probe!.date)) continue;
@@ -87,7 +96,7 @@ function rank(c: Cached, w: RerankWeights): string[] {
     return { id: h.id, s: Math.round((sum > 0 ? total / sum : 0) * 1e6) / 1e6 };
   });
   scored.sort((a, b) => b.s - a.s || a.id - b.id);
-  return [...scored.map((x) => x.id), ...c.probe.tail].map((id) => c.docOf.get(id) ?? `c${id}`);
+  return [...scored.map((x) => x.id), ...rest, ...c.probe.tail].map((id) => c.docOf.get(id) ?? `c${id}`);
 }
 
 type Metric = (ranked: string[], j: Judgments) => number | undefined;
@@ -174,6 +183,8 @@ function crossValidate(name: string, cs: Cached[], metric: Metric, axes: Record<
 
 const ndcg10: Metric = (r, j) => ndcgAtK(r, j, 10);
 const r10: Metric = (r, j) => recallAtK(r, j, 10);
+const r5: Metric = (r, j) => recallAtK(r, j, 5);
+const withWidth = (axes: Record<string, number[]>) => (widths ? { ...axes, width: widths } : axes);
 const served = { ...DEFAULT_RERANK_WEIGHTS };
 const read = (p: string) => readFileSync(join(DATA, p), "utf8");
 
@@ -187,9 +198,9 @@ if (!args.includes("--skip-scifact")) {
     r.items.forEach((it, k) => { if (!docOf.has(it.id)) docOf.set(it.id, part[k].id); });
   }
   const cs = await runQueries(memory, set.queries.map((q, i) => ({ text: q.text, fold: i % 5, judgments: q.judgments })), docOf);
-  crossValidate("SciFact train nDCG@10", cs, ndcg10, {
+  crossValidate("SciFact train nDCG@10", cs, ndcg10, withWidth({
     coverage: [0, 0.2, 0.4, 0.6, 0.8], title: [0, 0.15, 0.3, 0.45], vector: [0, 0.125, 0.25, 0.5], bigram: [0, 0.2, 0.35, 0.5], proximity: [0, 0.1, 0.2, 0.3],
-  }, served);
+  }), served);
   await memory.close();
   rmSync(dir, { recursive: true, force: true });
 }
@@ -211,7 +222,11 @@ if (!args.includes("--skip-locomo")) {
     await memory.close();
     rmSync(dir, { recursive: true, force: true });
   }
-  crossValidate(`LoCoMo dev R@10 (window ${before},${after})`, cs, r10, {
+  const axes = args.includes("--locomo-axes") ? JSON.parse(opt("--locomo-axes", "{}")) as Record<string, number[]> : {
     coverage: [0, 0.3, 0.6, 0.9], title: [0, 0.3, 0.6], vector: [0, 0.25, 0.5], speaker: [0, 0.25, 0.5, 1, 1.5], date: [0, 0.5],
-  }, served);
+  };
+  for (const [name, metric] of [["R@5", r5], ["R@10", r10]] as const) {
+    if (locomoMetric !== "both" && locomoMetric !== (name === "R@5" ? "r5" : "r10")) continue;
+    crossValidate(`LoCoMo dev ${name} (window ${before},${after})`, cs, metric, withWidth(axes), served);
+  }
 }

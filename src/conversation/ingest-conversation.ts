@@ -23,8 +23,8 @@ import { optionalString, requireObject } from "../ingest/fields.ts";
 import { requireRegisteredDomain } from "../ingest/ingest-structured.ts";
 import { validateContent } from "../ingest/validate-ingest.ts";
 import { writeChunks } from "../ingest/write-chunk.ts";
-import { parseSessionDay, resolveRelativeDates, spellDay, type ResolvedDate } from "./dates.ts";
-import { renderTurn, type TurnWindow } from "./turn-window.ts";
+import { parseSessionDay, resolveRelativeDates, type ResolvedDate } from "./dates.ts";
+import { conversationMeta, renderTurn, type TurnWindow } from "./turn-window.ts";
 
 /** Most turns one request may carry (the memory door's batch limit). */
 export const MAX_TURNS = 1000;
@@ -152,11 +152,9 @@ async function chunkOf(
   r: { turn: Turn; title: string; content: string; dates: ResolvedDate[]; index: number },
   session: { id: string; date?: string }, day: number | undefined, domain: string,
 ): Promise<NewChunk> {
-  const conversation: Record<string, unknown> = { session: session.id, speaker: r.turn.speaker, turn: r.index };
-  if (session.date !== undefined) conversation.session_date = session.date;
-  if (day !== undefined) conversation.day = new Date(day).toISOString().slice(0, 10);
-  if (r.turn.turnId !== undefined) conversation.turn_id = r.turn.turnId;
-  if (r.dates.length) conversation.dates = r.dates.map((d) => ({ text: d.text, from: d.from, to: d.to, spelled: spellDay(d.from) }));
+  const conversation = conversationMeta({
+    session: session.id, speaker: r.turn.speaker, turn: r.index, sessionDate: session.date, day, turnId: r.turn.turnId, dates: r.dates,
+  });
   return {
     // The hash covers the turn and its window: two turns that share a window are still two turns.
     title: r.title, content: r.content, domain, contentHash: await xxh3Hex(`${r.title}\n${r.content}`), source: "memory", origin: "agent",

@@ -16,7 +16,7 @@ export interface TurnWindow {
 
 const enc = new TextEncoder();
 /** SPEC §2.1: a title is at most 500 bytes. */
-const TITLE_MAX = 500;
+export const TITLE_MAX = 500;
 
 /** Cuts text to at most `max` UTF-8 bytes on a word boundary, marking the cut with `…`. */
 export function clipBytes(text: string, max: number): string {
@@ -42,4 +42,16 @@ export function renderTurn(
   for (let k = Math.max(0, j - o.window.before); k <= Math.min(turns.length - 1, j + o.window.after); k++) parts.push(line(turns[k]));
   if (o.dates.length) parts.push(o.dates.map((d) => `(${d.text}: ${d.from === d.to ? spellDay(d.from) : `${spellDay(d.from)} to ${spellDay(d.to)}`})`).join(" "));
   return { title: clipBytes(own.replace(/\s+/g, " ").trim(), TITLE_MAX), content: parts.join("\n"), index: j };
+}
+
+/** A turn's `meta.conversation` labels (speaker-aware and date-aware recall read them: src/recall/actor-labels.ts). */
+export function conversationMeta(o: {
+  session: string; speaker: string; turn: number; sessionDate?: string; day?: number; turnId?: string; dates: readonly ResolvedDate[];
+}): Record<string, unknown> {
+  const conversation: Record<string, unknown> = { session: o.session, speaker: o.speaker, turn: o.turn };
+  if (o.sessionDate !== undefined) conversation.session_date = o.sessionDate;
+  if (o.day !== undefined) conversation.day = new Date(o.day).toISOString().slice(0, 10);
+  if (o.turnId !== undefined) conversation.turn_id = o.turnId;
+  if (o.dates.length) conversation.dates = o.dates.map((d) => ({ text: d.text, from: d.from, to: d.to, spelled: spellDay(d.from) }));
+  return conversation;
 }

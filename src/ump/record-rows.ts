@@ -11,6 +11,7 @@ import { didFromSeed } from "./did-key.ts";
 import { parseIsoDuration } from "./iso-duration.ts";
 import { signContentHash } from "./sign.ts";
 import type { UmpRecord } from "./types.ts";
+import { isConversationTurn } from "../conversation/ump-turn.ts";
 
 /**
  * Gives the record its id (when it has none) and a fresh integrity block:
@@ -41,7 +42,9 @@ export function retentionDeadline(record: UmpRecord): string | undefined {
 /** The row written for a sealed record on a chunk. */
 export function rowOfRecord(record: UmpRecord, chunkId: number): UmpRowInput {
   const { text: _text, ...bodyRest } = record.body;
-  const stored = { ...record, body: bodyRest };
+  // A conversation turn's chunk holds its window, not its text (issue 24): the row keeps the text, and
+  // `recordOfRow` prefers it.
+  const stored = { ...record, body: isConversationTurn(record) ? record.body : bodyRest };
   const row: UmpRowInput = {
     id: record.id, chunkId, kind: record.kind, owner: record.scope.owner, visibility: record.scope.visibility,
     status: record.lifecycle?.status ?? "active", validFrom: record.time.valid_from, exportable: record.consent?.exportable !== false,

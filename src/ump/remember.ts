@@ -13,6 +13,8 @@ import { normaliseRecord } from "./record.ts";
 import { sealRecord } from "./record-rows.ts";
 import { verifyRecordAsync } from "./sign.ts";
 import { ORIGIN, storeRecord } from "./store-record.ts";
+import { turnChunkOf } from "./turn-record.ts";
+import { GLOBAL_DOMAIN } from "../domains/domain-name.ts";
 import type { Carry } from "./carry.ts";
 import type { UmpRecord } from "./types.ts";
 import type { UmpDeps } from "./ump-deps.ts";
@@ -87,10 +89,13 @@ export async function proposeIfReview(d: UmpDeps, record: UmpRecord, door: strin
     return undefined;
   }
   if (gate.route(door) !== "proposal") return undefined;
+  // A conversation turn is filed as the chunk the open door would store (issue 24): window, identity hash, labels.
+  const turn = await turnChunkOf(d.db.client, record, GLOBAL_DOMAIN);
   const p = await gate.file({
-    content: record.body.text, title: record.title, door, ingestKind: "memory", origin: ORIGIN[record.provenance?.actor_kind ?? "agent"] ?? "agent",
-    owner: record.scope.owner, source: `ump:${record.id}`.slice(0, 64),
+    content: turn?.content ?? record.body.text, title: turn?.title ?? record.title, door, ingestKind: "memory",
+    origin: ORIGIN[record.provenance?.actor_kind ?? "agent"] ?? "agent", owner: record.scope.owner, source: `ump:${record.id}`.slice(0, 64),
     umpRecord: { id: record.id, json: JSON.stringify(record) },
+    ...(turn ? { contentHash: turn.contentHash, meta: { conversation: turn.conversation } } : {}),
   });
   return { status: "pending", proposal_id: p.id };
 }

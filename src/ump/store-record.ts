@@ -17,6 +17,7 @@ import { type Carry, chunkLabels, writeCarry } from "./carry.ts";
 import { rowOfRecord } from "./record-rows.ts";
 import type { UmpRecord } from "./types.ts";
 import type { UmpDeps } from "./ump-deps.ts";
+import { turnChunkOf } from "./turn-record.ts";
 import { metaOfRow } from "./ump-index.ts";
 
 /** Outcome of storing one record. */
@@ -61,6 +62,12 @@ export async function storeRecord(d: UmpDeps, record: UmpRecord, o: StoreOptions
   // `meta.owner` is what erasure locates a subject's chunks by (POST /purge, /dsar).
   chunk.meta = { owner: record.scope.owner, ump_id: record.id };
   if (record.provenance?.source?.ref) chunk.originSource = record.provenance.source.ref.slice(0, 64);
+  // Issue 24: a turn of a conversation session gets the conversation door's rendering and labels.
+  const turn = await turnChunkOf(d.db.client, record, chunk.domain);
+  if (turn) {
+    Object.assign(chunk, { title: turn.title, content: turn.content, contentHash: turn.contentHash });
+    chunk.meta = { ...chunk.meta, conversation: turn.conversation };
+  }
   if (o.carry) {
     const labels = chunkLabels(o.carry);
     Object.assign(chunk, labels, { meta: { ...labels.meta, ...chunk.meta } });

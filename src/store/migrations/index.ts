@@ -13,6 +13,7 @@ import { m040ReviewUmp } from "./m040-review-ump.ts";
 import { m020Parcels } from "./m020-parcels.ts";
 import { m030Workflow } from "./m030-workflow.ts";
 import { m095ProposalMeta } from "./m095-proposal-meta.ts";
+import { m110ConversationSession } from "./m110-conversation-session.ts";
 import { m065Claims } from "./m065-claims.ts";
 import { m060Kcs } from "./m060-kcs.ts";
 import { m050Connectors } from "./m050-connectors.ts";
@@ -47,6 +48,8 @@ export const MIGRATIONS: readonly Migration[] = [
   m070ChunkChanges,
   // recall quality (issue 24): proposals keep their door's chunk metadata
   m095ProposalMeta,
+  // recall quality (issue 24, range 110–119): UMP episodic turns find their session's earlier turns
+  m110ConversationSession,
 ].sort((a, b) => a.version - b.version);
 
 /** The schema version and stamp this server knows. */
