@@ -153,7 +153,7 @@ describe("POST /consolidate (a human names a link)", () => {
     expect(self.body.error).toMatchObject({ code: "invalid_request", details: { field: "to" } });
     const missingFrom = await json(t.req("POST", "/consolidate", { from: 999, to: a }));
     expect(missingFrom.status).toBe(404);
-    expect(missingFrom.body.error.message).toContain("memory 999 not found");
+    expect(missingFrom.body.error).toMatchObject({ code: "not_found", message: "memory 999 not found", details: { field: "to" } });
     const contra = await json(t.req("POST", "/consolidate", { from: a, to: 999, kind: "contradicts" }));
     expect(contra.status).toBe(404);
     expect(contra.body.error.code).toBe("not_found");
