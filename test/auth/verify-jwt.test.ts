@@ -60,7 +60,8 @@ describe("verifyJwt: signatures and algorithms", () => {
     expect(await verifyJwt(signJwt("HS256", claims(), ed.pem), edOnly, at(T))).toEqual(alg);
     expect(await verifyJwt(signJwt("ES256", claims(), keyPair("p256").privateKey), edOnly, at(T))).toEqual(alg);
     expect(await verifyJwt(signJwt("EdDSA", claims(), ed.privateKey), await hsKeys(), at(T))).toEqual(alg);
-    for (const a of ["RS256", "HS512", "eddsa", "", 1]) {
+    // Names that exist on every object ("constructor", "toString", "__proto__") are no algorithm either.
+    for (const a of ["RS256", "HS512", "eddsa", "", 1, "constructor", "toString", "__proto__"]) {
       const input = `${b64u({ alg: a, typ: "JWT" })}.${b64u(claims())}`;
       expect(await verifyJwt(`${input}.${b64u("sig")}`, { ...edOnly, ...(await hsKeys()) }, at(T))).toEqual(alg);
     }
