@@ -68,6 +68,7 @@ describe("more definition shapes", () => {
     expect(md('[a]: https://x.example\n"t"')).toBe("");
     expect(md("[a]: <a<b>\nk")).toBe("[a]: <a<b>\nk");
     expect(md('[a]: https://x.example "t\nk')).toBe('[a]: https://x.example "t\nk');
+    expect(md('[a]: <https://x.example>"t t"\nk')).toBe('[a]: <https://x.example>"t t"\nk');
   });
 
   it("does not open a fence with four spaces of indent or two backticks", () => {
@@ -78,6 +79,11 @@ describe("more definition shapes", () => {
 });
 
 describe("reasoning strip edges", () => {
+  it("reads a close tag with a space before '>' and an open tag whose attributes start with '/'", () => {
+    expect(stripReasoning("a<think>b</think >c")).toBe("ac");
+    expect(stripReasoning("a<think/ x>b</think>c")).toBe("ac");
+  });
+
   it("reads empty quoted attribute values and long attribute lists", () => {
     expect(stripReasoning('<think a="">x</think>y')).toBe("y");
     expect(stripReasoning("<think a=''>x</think>y")).toBe("y");
