@@ -35,7 +35,9 @@ const GRANT = String.raw`[a@4_*]?cc?[e3_*]s{1,2}[^\w\n]{0,3}gr[a@4_*]nt(?:ed|_d|
 const RESPONSE = String.raw`response|reply|answer|output|elucidation|explanation|implementation|solution|code|codebase|algorithm|program|script|message|summary|completion`;
 const INSERT = String.raw`add|adding|include|including|inclusion of|insert|inserting|embed|embedding|incorporate|incorporating|integrate|integrating|introduce|introducing|employ|utili[sz]e|use|append|paste|place|make`;
 const SNIPPET = String.raw`(?:following|subsequent|below|above|this|these|given)(?: \w+){0,2}? (?:code|script|snippet|command|commands|excerpt|section|block|link|url|payload)`;
-const SPEAK = String.raw`say|print|output|respond|reply|write|begin|start|complete|return|answer|type|repeat|prefix|translate|replace|include|end|finish|produce|display|state`;
+// Verbs of speaking that only force an output (inflected "saying", "articulate by saying …").
+const UTTER = String.raw`saying|utter|uttering|articulate|pronounce|declare|exclaim|announce`;
+const SPEAK = String.raw`say|print|output|respond|reply|write|begin|start|complete|return|answer|type|repeat|prefix|translate|replace|include|end|finish|produce|display|state|${UTTER}`;
 
 /** The phrase rules, strongest first. */
 export const PHRASE_RULES: readonly PhraseRule[] = [
@@ -145,6 +147,8 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
       rx(String.raw`(?:correct|right|valid|secret) (?:${SECRET}|key|code) (?:has been|was|is|have been|were) (?:input|inputted|entered|provided|found|given|registered|detected|verified|received|supplied|accepted)`),
       // A bracketed status line claiming the check passed: "[correct password]", "(correct password}".
       new RegExp(String.raw`[\[(]\s*(?:correct|right|valid) (?:password|passcode|pass code|access code)\b[^\])}\n]{0,40}[\])}]`, "u"),
+      // Claiming the text above is the password: "The above is the correct password".
+      rx(String.raw`(?:above|preceding|following)(?: (?:text|input|string|word|phrase|line|message))?(?: is| was)?(?: the| a)? (?:correct|right|valid) (?:password|passcode|pass code|access code|passphrase)`),
       rx(String.raw`(?:${SECRET}|passphrase|password|key|code) that grants access|(?:pretend|imagine|assume) (?:that )?(?:i|you|the user|we) (?:have |has )?(?:entered|gave|given|typed|said|provided|input) the (?:correct|right|valid) (?:${SECRET}|key|code)`),
     ],
   },
@@ -184,7 +188,10 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
     id: "fixed_output",
     weight: 0.3,
     patterns: [
-      new RegExp(String.raw`(?<![\w])(?:say|print|output|type|write|return|repeat|${SPEAK_INTL}|(?:respond|reply|answer|start|starts|begin|begins|end|ends|prefix|preface|open|finish)(?: \w+){0,2}? with)(?:(?: \w+){0,4}?[^\w\n]{0,3}["“\[]| ['‘])`, "u"),
+      new RegExp(String.raw`(?<![\w])(?:say|print|output|type|write|return|repeat|${UTTER}|${SPEAK_INTL}|(?:respond|reply|answer|start|starts|begin|begins|end|ends|prefix|preface|open|finish)(?: \w+){0,2}? with)(?:(?: \w+){0,4}?[^\w\n]{0,3}["“\[]| ['‘])`, "u"),
+      // Dictating the words of the reply: "the first word must be …", "the first being ["…"]".
+      rx(String.raw`(?:first|second|third|next|last|final) (?:word|letter)s? (?:of (?:your|the|each|every) (?:reply|response|answer|output) )?(?:must|should|shall|has to|needs to|will|is to|is going to)(?: be| start with| begin with| end with| read)`),
+      rx(String.raw`(?:first|second|next|last) (?:one )?being[^\w\n]{1,3}(?=["\[])`),
     ],
   },
   {
@@ -209,6 +216,9 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
       rx(String.raw`without (?:any )?(?:commentary|explanation|comment)s?|no (?:commentary|explanation)s?[,.]`),
       rx(String.raw`(?:print|say|output|reply|respond|write)(?: \w+){0,2} (?:only|exactly|verbatim)`),
       rx(String.raw`(?:your|the) (?:only|sole|default) (?:response|reply|answer|output) (?:is|will be|should be|must be)`),
+      // Restricting the reply to a few words or to "just the answer": alone a quiz says it too (0.3, clean).
+      rx(String.raw`(?:one|two|three|four|single|[1-4])[ -]word (?:response|reply|answer|output|alternative)`),
+      rx(String.raw`(?:just|only|simply) (?:write|say|give|print|output|type|state|provide|tell me) (?:me )?(?:the|your|an?) (?:answer|result|word|words|phrase|response)`),
       rx(String.raw`(?:answer|respond|reply)(?: \w+){0,2} (?:\d|one|two|three|a single) words? only|(?:only|just) (?:answer|respond|reply) (?:with|in|using) (?:\d|one|two|three|a single) words?`),
     ],
   },
