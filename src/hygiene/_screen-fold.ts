@@ -21,7 +21,7 @@ const CONFUSABLES: Record<string, string> = {
   ᴀ: "a", ʙ: "b", ᴄ: "c", ᴅ: "d", ᴇ: "e", ғ: "f", ɢ: "g", ʜ: "h", ɪ: "i", ᴊ: "j", ᴋ: "k", ʟ: "l", ᴍ: "m",
   ɴ: "n", ᴏ: "o", ᴘ: "p", ʀ: "r", ꜱ: "s", ᴛ: "t", ᴜ: "u", ᴠ: "v", ᴡ: "w", ʏ: "y", ᴢ: "z", ı: "i", ɑ: "a", ł: "l",
   // Punctuation look-alikes
-  "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-", "\u00a0": " ",
+  "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"', "\u2013": "-", "\u2014": "-", "\u00a0": " ",
 };
 const CONFUSABLE_PATTERN = new RegExp(`[${Object.keys(CONFUSABLES).join("")}]`, "gu");
 
@@ -38,4 +38,24 @@ export function foldForScreen(text: string, invisibleAs = ""): string {
     .replace(/\p{M}+/gu, "")
     .toLowerCase()
     .replace(/[ \t\r\f\v]+/g, " ");
+}
+
+// Cyrillic letters by sound (Serbian Latin, with the Russian-only letters), for English written phonetically in Cyrillic.
+const CYRILLIC_SOUNDS: Record<string, string> = {
+  а: "a", б: "b", в: "v", г: "g", д: "d", ђ: "dj", е: "e", ё: "e", ж: "z", з: "z", и: "i", й: "j", ј: "j", к: "k",
+  л: "l", љ: "lj", м: "m", н: "n", њ: "nj", о: "o", п: "p", р: "r", с: "s", т: "t", ћ: "c", у: "u", ф: "f", х: "h",
+  ц: "c", ч: "c", џ: "dz", ш: "s", щ: "sc", ъ: "", ы: "y", ь: "", э: "e", ю: "ju", я: "ja", і: "i", ї: "i", є: "e",
+};
+const CYRILLIC = /[\u0400-\u04ff]/u;
+const CYRILLIC_ALL = /[\u0400-\u04ff]/gu;
+
+/** Whether a text holds Cyrillic letters (the screen then also reads it by sound). */
+export const hasCyrillic = (text: string): boolean => CYRILLIC.test(text);
+
+/** Cyrillic letters spelled out by sound ("Игноре алл" → "ignore all"); other characters stay. */
+export function transliterateCyrillic(text: string): string {
+  return text.replace(CYRILLIC_ALL, (c) => {
+    const low = c.toLowerCase();
+    return CYRILLIC_SOUNDS[low] ?? low;
+  });
 }

@@ -188,7 +188,7 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
     id: "fixed_output",
     weight: 0.3,
     patterns: [
-      new RegExp(String.raw`(?<![\w])(?:say|print|output|type|write|return|repeat|${UTTER}|${SPEAK_INTL}|(?:respond|reply|answer|start|starts|begin|begins|end|ends|prefix|preface|open|finish)(?: \w+){0,2}? with)(?:(?: \w+){0,4}?[^\w\n]{0,3}["“\[]| ['‘])`, "u"),
+      new RegExp(String.raw`(?<![\w])(?:say|print|output|type|write|return|repeat|translate|${UTTER}|${SPEAK_INTL}|(?:respond|reply|answer|start|starts|begin|begins|end|ends|prefix|preface|open|finish)(?: \w+){0,2}? with)(?:(?: \w+){0,4}?[^\w\n]{0,3}["“\[]| ['‘])`, "u"),
       // Dictating the words of the reply: "the first word must be …", "the first being ["…"]".
       rx(String.raw`(?:first|second|third|next|last|final) (?:word|letter)s? (?:of (?:your|the|each|every) (?:reply|response|answer|output) )?(?:must|should|shall|has to|needs to|will|is to|is going to)(?: be| start with| begin with| end with| read)`),
       rx(String.raw`(?:first|second|next|last) (?:one )?being[^\w\n]{1,3}(?=["\[])`),
