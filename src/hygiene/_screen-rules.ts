@@ -51,6 +51,8 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
       rx(String.raw`(?:ignore|disregard|forget)[^\w\n]+(?:instructions|prompts|rules)`),
       rx(near(DISMISS, String.raw`(?:${STRONG_EARLIER})(?:[^\w\n]+${W}){0,1}?[^\w\n]+(?:${MATERIAL})`, 2)),
       rx(String.raw`(?:${DISMISS})[^\w\n]+(?:any|all|the|every)[^\w\n]+(?:${MATERIAL}|${DIRECTIVES})[^\w\n]+(?:above|before|so far|earlier)`),
+      // Dismissing everything but the attacker's own text: "ignore all text except this sentence".
+      rx(String.raw`(?:${DISMISS})(?: \w+){0,2}? (?:${MATERIAL}|${DIRECTIVES}|everything|anything)(?: \w+){0,2}? (?:except|but|other than|apart from|besides) (?:this|these|the following|what follows|mine)`),
       ...OVERRIDE_INTL.map(rx),
     ],
   },
@@ -106,6 +108,8 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
       rx(String.raw`(?:${TELL})(?: \w+){0,3}? (?:instructions|rules|directives|guidelines) (?:in|of|from|contained in) (?:the|your|this) (?:prompt|pre ?prompt|system prompt|previous (?:sentence|message|paragraph)|conversation|context)`),
       // "repeat the instructions as pseudocode / in bytes": extraction through a change of form.
       rx(String.raw`(?:${TELL})(?: out)?(?: \w+){0,2}? (?:instructions|rules|directives|prompt)(?: \w+){0,2}? (?:as|in|into) (?:python|pseudo ?code|code|json|yaml|bytes|binary|bullet|bullets|base ?\d+|hex|hexadecimal|morse)`),
+      // Asking for the instructed behaviour itself: "repeat what you should say if the code is right".
+      rx(String.raw`(?:repeat|recite|restate|echo|tell me|write down|print|list|explain|reveal|output|show me) (?:exactly )?what you (?:should|must|are supposed to|were supposed to|were told to|have been told to|are instructed to|were instructed to|are meant to) (?:say|reply|respond|answer|output|print|write)(?: \w+){0,3}? (?:if|when|whenever|in case|once)`),
       ...EXFILTRATION_INTL.map(rx),
     ],
   },
