@@ -187,8 +187,14 @@ function main(): void {
   variantTable(sets[0].texts, screen, args.includes("--misses") ? onlyHalf ?? "all" : null);
   queryTable(sets, screen);
   const hijack = sets[0].texts;
-  const caughtWithout = (ids: string[]) => hijack.filter((t) => { const h = screenHits(t); for (const id of [...ids, ...without]) h.delete(id); return verdictFromHits(h).verdict !== "clean"; }).length;
-  console.log(`\nHijacking set without the game-phrase families (access_grant, grant_forcing): ${pct1(caughtWithout(["access_grant", "grant_forcing"]), hijack.length)}; with it: ${pct1(caughtWithout([]), hijack.length)}`);
+  // Per half (even = tuning, odd = held out), then all.
+  const caughtWithout = (ids: string[]) => {
+    const c = [0, 0];
+    hijack.forEach((t, i) => { const h = screenHits(t); for (const id of [...ids, ...without]) h.delete(id); if (verdictFromHits(h).verdict !== "clean") c[i % 2]++; });
+    const n = [Math.ceil(hijack.length / 2), Math.floor(hijack.length / 2)];
+    return `even ${pct1(c[0], n[0])}, odd ${pct1(c[1], n[1])}, all ${pct1(c[0] + c[1], hijack.length)}`;
+  };
+  console.log(`\nHijacking set without the game-phrase families (access_grant, grant_forcing): ${caughtWithout(["access_grant", "grant_forcing"])}; with them: ${caughtWithout([])}`);
   console.log("\n| reason | rows among attacks | rows among benign |");
   console.log("|---|---|---|");
   for (const [reason, c] of [...reasonCounts].sort((a, b) => b[1].attack - a[1].attack)) console.log(`| ${reason} | ${c.attack} | ${c.benign} |`);

@@ -152,7 +152,8 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
       // A bracketed status line claiming the check passed: "[correct password]", "(correct password}".
       new RegExp(String.raw`[\[(]\s*(?:correct|right|valid) (?:password|passcode|pass code|access code)\b[^\])}\n]{0,40}[\])}]`, "u"),
       // Claiming the text above is the password: "The above is the correct password".
-      rx(String.raw`(?:above|preceding|following)(?: (?:text|input|string|word|phrase|line|message))?(?: is| was)?(?: the| a)? (?:correct|right|valid) (?:password|passcode|pass code|access code|passphrase)`),
+      // Led by the rarer word (one-pass scan, _screen-scan.ts): "above" and "following" are everywhere in prose.
+      rx(String.raw`(?<=(?:above|preceding|following)(?: (?:text|input|string|word|phrase|line|message))?(?: is| was)?(?: the| a)? )(?:correct|right|valid) (?:password|passcode|pass code|access code|passphrase)`),
       rx(String.raw`(?:${SECRET}|passphrase|password|key|code) that grants access|(?:pretend|imagine|assume) (?:that )?(?:i|you|the user|we) (?:have |has )?(?:entered|gave|given|typed|said|provided|input) the (?:correct|right|valid) (?:${SECRET}|key|code)`),
     ],
   },
@@ -194,7 +195,7 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
     patterns: [
       new RegExp(String.raw`(?<![\w])(?:say|print|output|type|write|return|repeat|translate|${UTTER}|${SPEAK_INTL}|(?:respond|reply|answer|start|starts|begin|begins|end|ends|prefix|preface|open|finish)(?: \w+){0,2}? with)(?:(?: \w+){0,4}?[^\w\n]{0,3}["“\[]| ['‘])`, "u"),
       // Dictating the words of the reply: "the first word must be …", "the first being ["…"]".
-      rx(String.raw`(?:first|second|third|next|last|final) (?:word|letter)s? (?:of (?:your|the|each|every) (?:reply|response|answer|output) )?(?:must|should|shall|has to|needs to|will|is to|is going to)(?: be| start with| begin with| end with| read)`),
+      rx(String.raw`(?<=(?:first|second|third|next|last|final) )(?:word|letter)s? (?:of (?:your|the|each|every) (?:reply|response|answer|output) )?(?:must|should|shall|has to|needs to|will|is to|is going to)(?: be| start with| begin with| end with| read)`),
       rx(String.raw`(?:first|second|next|last) (?:one )?being[^\w\n]{1,3}(?=["\[])`),
     ],
   },
