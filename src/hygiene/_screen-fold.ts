@@ -23,6 +23,7 @@ const CONFUSABLES: Record<string, string> = {
   // Punctuation look-alikes
   "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"', "\u2013": "-", "\u2014": "-", "\u00a0": " ",
 };
+const ASCII = /^[\x00-\x7f]*$/;
 const CONFUSABLE_PATTERN = new RegExp(`[${Object.keys(CONFUSABLES).join("")}]`, "gu");
 
 /**
@@ -31,6 +32,8 @@ const CONFUSABLE_PATTERN = new RegExp(`[${Object.keys(CONFUSABLES).join("")}]`, 
  * spaces (`" "`, splitting `ignore\u200Ball`); the screen reads both.
  */
 export function foldForScreen(text: string, invisibleAs = ""): string {
+  // ASCII text has no invisible character, look-alike or mark, and the normal forms leave it as it is.
+  if (ASCII.test(text)) return text.toLowerCase().replace(/[ \t\r\f\v]+/g, " ");
   return (invisibleAs === "" ? stripInvisible(text) : text.replace(INVISIBLE_PATTERN, invisibleAs))
     .normalize("NFKC")
     .replace(CONFUSABLE_PATTERN, (c) => CONFUSABLES[c])

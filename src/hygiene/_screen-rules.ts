@@ -81,7 +81,8 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
       rx(String.raw`(?:no longer|not|never) (?:be )?(?:bound|restricted|limited|constrained) by (?:any|the|your|openai|ethical|rules|guidelines|polic)`),
       rx(String.raw`(?:freed?|liberated|released|break|broken) (?:free )?from (?:all |any |the |your |its )?(?:rules|restrictions|guidelines|programming|policies|filters|shackles|confines)`),
       rx(String.raw`(?:enable|enabled|activate|activated|enter|entering|switch to|in|with) (?:the )?(?:dan|developer|god|jailbreak|jailbroken|evil|opposite|sudo|apophis|dude|stan|aim|chaos|unhinged) mode`),
-      rx(String.raw`(?:an? )?(?:ai|assistant|model|chatbot|bot|language model)(?: \w+)? (?:without|with no|free of|free from|unbound by) (?:any )?(?:restrictions|limits|limitations|rules|filters|guidelines|censorship|ethics|morals|boundaries)`),
+      // No optional "an? " in front: a match is found or not all the same, and the pattern keeps leading words for the scan.
+      rx(String.raw`(?:ai|assistant|model|chatbot|bot|language model)(?: \w+)? (?:without|with no|free of|free from|unbound by) (?:any )?(?:restrictions|limits|limitations|rules|filters|guidelines|censorship|ethics|morals|boundaries)`),
       rx(String.raw`do anything now|jailbr(?:o|ea)k(?:en)? (?:mode|prompt|version)|(?:simulate|emulate|roleplay as) an? (?:ai|model|chatbot|assistant) (?:without|with no|that (?:has no|does not|doesn't))`),
     ],
   },
@@ -222,7 +223,7 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
       rx(String.raw`(?:print|say|output|reply|respond|write)(?: \w+){0,2} (?:only|exactly|verbatim)`),
       rx(String.raw`(?:your|the) (?:only|sole|default) (?:response|reply|answer|output) (?:is|will be|should be|must be)`),
       // Restricting the reply to a few words or to "just the answer": alone a quiz says it too (0.3, clean).
-      rx(String.raw`(?:one|two|three|four|single|[1-4])[ -]word (?:response|reply|answer|output|alternative)`),
+      rx(String.raw`(?<=(?<![\w])(?:one|two|three|four|single|[1-4])[ -])word (?:response|reply|answer|output|alternative)`),
       rx(String.raw`(?:just|only|simply) (?:write|say|give|print|output|type|state|provide|tell me) (?:me )?(?:the|your|an?) (?:answer|result|word|words|phrase|response)`),
       rx(String.raw`(?:answer|respond|reply)(?: \w+){0,2} (?:\d|one|two|three|a single) words? only|(?:only|just) (?:answer|respond|reply) (?:with|in|using) (?:\d|one|two|three|a single) words?`),
     ],
