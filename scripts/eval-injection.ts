@@ -149,7 +149,7 @@ function main(): void {
     return verdictFromHits(hits);
   };
   if (without.size > 0) console.log(`Ablation: families dropped: ${[...without].join(", ")}\n`);
-  const reasonCounts = new Map<string, { attack: number; benign: number }>();
+  const reasonCounts = new Map<string, { attack: number; benign: number; hijack: [number, number] }>();
   console.log("Injection screen: share of rows whose verdict is not clean (detection on attacks, false positives on benign rows)\n");
   console.log("| set | rows | even half (tuning) | odd half (held out) | all | quarantine | reject |");
   console.log("|---|---|---|---|---|---|---|");
@@ -166,8 +166,9 @@ function main(): void {
       verdicts[r.verdict]++;
       if (r.verdict !== "clean") flagged[half]++;
       for (const reason of r.reasons) {
-        const c = reasonCounts.get(reason) ?? { attack: 0, benign: 0 };
+        const c = reasonCounts.get(reason) ?? { attack: 0, benign: 0, hijack: [0, 0] };
         c[set.attack ? "attack" : "benign"]++;
+        if (set === sets[0]) c.hijack[half]++;
         reasonCounts.set(reason, c);
       }
       const show = onlyHalf === null || (onlyHalf === "odd") === (half === 1);
@@ -187,11 +188,17 @@ function main(): void {
   variantTable(sets[0].texts, screen, args.includes("--misses") ? onlyHalf ?? "all" : null);
   queryTable(sets, screen);
   const hijack = sets[0].texts;
-  const caughtWithout = (ids: string[]) => hijack.filter((t) => { const h = screenHits(t); for (const id of [...ids, ...without]) h.delete(id); return verdictFromHits(h).verdict !== "clean"; }).length;
-  console.log(`\nHijacking set without the game-phrase families (access_grant, grant_forcing): ${pct1(caughtWithout(["access_grant", "grant_forcing"]), hijack.length)}; with it: ${pct1(caughtWithout([]), hijack.length)}`);
-  console.log("\n| reason | rows among attacks | rows among benign |");
-  console.log("|---|---|---|");
-  for (const [reason, c] of [...reasonCounts].sort((a, b) => b[1].attack - a[1].attack)) console.log(`| ${reason} | ${c.attack} | ${c.benign} |`);
+  // Per half (even = tuning, odd = held out), then all.
+  const caughtWithout = (ids: string[]) => {
+    const c = [0, 0];
+    hijack.forEach((t, i) => { const h = screenHits(t); for (const id of [...ids, ...without]) h.delete(id); if (verdictFromHits(h).verdict !== "clean") c[i % 2]++; });
+    const n = [Math.ceil(hijack.length / 2), Math.floor(hijack.length / 2)];
+    return `even ${pct1(c[0], n[0])}, odd ${pct1(c[1], n[1])}, all ${pct1(c[0] + c[1], hijack.length)}`;
+  };
+  console.log(`\nHijacking set without the game-phrase families (access_grant, grant_forcing): ${caughtWithout(["access_grant", "grant_forcing"])}; with them: ${caughtWithout([])}`);
+  console.log("\n| reason | hijacking even half (tuning) | hijacking odd half (held out) | rows among all attacks | rows among benign |");
+  console.log("|---|---|---|---|---|");
+  for (const [reason, c] of [...reasonCounts].sort((a, b) => b[1].attack - a[1].attack)) console.log(`| ${reason} | ${c.hijack[0]} | ${c.hijack[1]} | ${c.attack} | ${c.benign} |`);
 }
 
 main();

@@ -172,6 +172,24 @@ function split(t: string, ws: number, we: number, from: Int16Array): string | un
 
 const isLetter = (c: number) => c >= 97 && c <= 122;
 const isWord = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+// ASCII punctuation or a space: what may stand between spelled letters (a line break may not).
+const isSep = (c: number) => c < 128 && c !== 10 && !isWord(c);
+const SPELLED_MIN = 4;
+const SEP_MAX = 4;
+
+/** Where a run of at least four single letters, each set apart by one to four separators, ends (0 when there is none). */
+function spelledEnd(t: string, p: number): number {
+  let n = 1;
+  let end = p + 1;
+  for (;;) {
+    let s = end;
+    while (s < t.length && s - end < SEP_MAX && isSep(t.charCodeAt(s))) s++;
+    if (s === end || s >= t.length || !isLetter(t.charCodeAt(s)) || (s + 1 < t.length && isWord(t.charCodeAt(s + 1)))) break;
+    n++;
+    end = s + 1;
+  }
+  return n >= SPELLED_MIN ? end : 0;
+}
 
 /** The canonical view of folded text (lowercase, diacritics gone); returns the input itself when nothing changes. */
 export function canonicalForScreen(folded: string): string {
@@ -198,6 +216,17 @@ export function canonicalForScreen(folded: string): string {
     if ((p > 0 && isWord(t.charCodeAt(p - 1))) || (q < len && isWord(t.charCodeAt(q)))) {
       p = q;
       continue;
+    }
+    // Letters spelled one by one ("i g n o r e", "r.e.v.e.a.l", `["a","c","c"]`) are read as the word they spell.
+    if (q - p === 1) {
+      const end = spelledEnd(t, p);
+      if (end > 0) {
+        let word = "";
+        for (let i = p; i < end; i++) if (isLetter(t.charCodeAt(i))) word += t[i];
+        out += t.slice(last, p) + (correct(word, 0, word.length) ?? split(word, 0, word.length, scratch) ?? word);
+        last = p = end;
+        continue;
+      }
     }
     // A run of three or more of one letter counts as two ("accesss", "yourrr").
     const src = triple ? t.slice(p, q).replace(/([a-z])\1\1+/g, "$1$1") : t;

@@ -21,8 +21,9 @@ const CONFUSABLES: Record<string, string> = {
   ᴀ: "a", ʙ: "b", ᴄ: "c", ᴅ: "d", ᴇ: "e", ғ: "f", ɢ: "g", ʜ: "h", ɪ: "i", ᴊ: "j", ᴋ: "k", ʟ: "l", ᴍ: "m",
   ɴ: "n", ᴏ: "o", ᴘ: "p", ʀ: "r", ꜱ: "s", ᴛ: "t", ᴜ: "u", ᴠ: "v", ᴡ: "w", ʏ: "y", ᴢ: "z", ı: "i", ɑ: "a", ł: "l",
   // Punctuation look-alikes
-  "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-", "\u00a0": " ",
+  "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"', "\u2013": "-", "\u2014": "-", "\u00a0": " ",
 };
+const ASCII = /^[\x00-\x7f]*$/;
 const CONFUSABLE_PATTERN = new RegExp(`[${Object.keys(CONFUSABLES).join("")}]`, "gu");
 
 /**
@@ -31,6 +32,8 @@ const CONFUSABLE_PATTERN = new RegExp(`[${Object.keys(CONFUSABLES).join("")}]`, 
  * spaces (`" "`, splitting `ignore\u200Ball`); the screen reads both.
  */
 export function foldForScreen(text: string, invisibleAs = ""): string {
+  // ASCII text has no invisible character, look-alike or mark, and the normal forms leave it as it is.
+  if (ASCII.test(text)) return text.toLowerCase().replace(/[ \t\r\f\v]+/g, " ");
   return (invisibleAs === "" ? stripInvisible(text) : text.replace(INVISIBLE_PATTERN, invisibleAs))
     .normalize("NFKC")
     .replace(CONFUSABLE_PATTERN, (c) => CONFUSABLES[c])
@@ -38,4 +41,24 @@ export function foldForScreen(text: string, invisibleAs = ""): string {
     .replace(/\p{M}+/gu, "")
     .toLowerCase()
     .replace(/[ \t\r\f\v]+/g, " ");
+}
+
+// Cyrillic letters by sound (Serbian Latin, with the Russian-only letters), for English written phonetically in Cyrillic.
+const CYRILLIC_SOUNDS: Record<string, string> = {
+  а: "a", б: "b", в: "v", г: "g", д: "d", ђ: "dj", е: "e", ё: "e", ж: "z", з: "z", и: "i", й: "j", ј: "j", к: "k",
+  л: "l", љ: "lj", м: "m", н: "n", њ: "nj", о: "o", п: "p", р: "r", с: "s", т: "t", ћ: "c", у: "u", ф: "f", х: "h",
+  ц: "c", ч: "c", џ: "dz", ш: "s", щ: "sc", ъ: "", ы: "y", ь: "", э: "e", ю: "ju", я: "ja", і: "i", ї: "i", є: "e",
+};
+const CYRILLIC = /[\u0400-\u04ff]/u;
+const CYRILLIC_ALL = /[\u0400-\u04ff]/gu;
+
+/** Whether a text holds Cyrillic letters (the screen then also reads it by sound). */
+export const hasCyrillic = (text: string): boolean => CYRILLIC.test(text);
+
+/** Cyrillic letters spelled out by sound ("Игноре алл" → "ignore all"); other characters stay. */
+export function transliterateCyrillic(text: string): string {
+  return text.replace(CYRILLIC_ALL, (c) => {
+    const low = c.toLowerCase();
+    return CYRILLIC_SOUNDS[low] ?? low;
+  });
 }

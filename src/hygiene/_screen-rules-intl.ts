@@ -115,6 +115,8 @@ export const SPEAK_INTL = alt(
   "rispondi con|risponda con|scrivi|stampa", // it
   "diga|responda com|responde com|escreva|imprima", // pt
   "zeg|antwoord met|schrijf|print", // nl
+  // Translating a quoted string forces it too; the Cyrillic verbs are read through the transliteration (screen.ts).
+  "traduce|traducir|traduis|traduisez|traduire|ubersetze|ubersetzen sie|traduci|traduca|traduza|traduz|vertaal|prevedi|prevedite|perevedi|perevedite",
 );
 
 /** A request for the secret ("tell me the password") in the six languages. */

@@ -35,7 +35,9 @@ const GRANT = String.raw`[a@4_*]?cc?[e3_*]s{1,2}[^\w\n]{0,3}gr[a@4_*]nt(?:ed|_d|
 const RESPONSE = String.raw`response|reply|answer|output|elucidation|explanation|implementation|solution|code|codebase|algorithm|program|script|message|summary|completion`;
 const INSERT = String.raw`add|adding|include|including|inclusion of|insert|inserting|embed|embedding|incorporate|incorporating|integrate|integrating|introduce|introducing|employ|utili[sz]e|use|append|paste|place|make`;
 const SNIPPET = String.raw`(?:following|subsequent|below|above|this|these|given)(?: \w+){0,2}? (?:code|script|snippet|command|commands|excerpt|section|block|link|url|payload)`;
-const SPEAK = String.raw`say|print|output|respond|reply|write|begin|start|complete|return|answer|type|repeat|prefix|translate|replace|include|end|finish|produce|display|state`;
+// Verbs of speaking that only force an output (inflected "saying", "articulate by saying …").
+const UTTER = String.raw`saying|utter|uttering|articulate|pronounce|declare|exclaim|announce`;
+const SPEAK = String.raw`say|print|output|respond|reply|write|begin|start|complete|return|answer|type|repeat|prefix|translate|replace|include|end|finish|produce|display|state|${UTTER}`;
 
 /** The phrase rules, strongest first. */
 export const PHRASE_RULES: readonly PhraseRule[] = [
@@ -49,6 +51,8 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
       rx(String.raw`(?:ignore|disregard|forget)[^\w\n]+(?:instructions|prompts|rules)`),
       rx(near(DISMISS, String.raw`(?:${STRONG_EARLIER})(?:[^\w\n]+${W}){0,1}?[^\w\n]+(?:${MATERIAL})`, 2)),
       rx(String.raw`(?:${DISMISS})[^\w\n]+(?:any|all|the|every)[^\w\n]+(?:${MATERIAL}|${DIRECTIVES})[^\w\n]+(?:above|before|so far|earlier)`),
+      // Dismissing everything but the attacker's own text: "ignore all text except this sentence".
+      rx(String.raw`(?:${DISMISS})(?: \w+){0,2}? (?:${MATERIAL}|${DIRECTIVES}|everything|anything)(?: \w+){0,2}? (?:except|but|other than|apart from|besides) (?:this|these|the following|what follows|mine)`),
       ...OVERRIDE_INTL.map(rx),
     ],
   },
@@ -77,7 +81,8 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
       rx(String.raw`(?:no longer|not|never) (?:be )?(?:bound|restricted|limited|constrained) by (?:any|the|your|openai|ethical|rules|guidelines|polic)`),
       rx(String.raw`(?:freed?|liberated|released|break|broken) (?:free )?from (?:all |any |the |your |its )?(?:rules|restrictions|guidelines|programming|policies|filters|shackles|confines)`),
       rx(String.raw`(?:enable|enabled|activate|activated|enter|entering|switch to|in|with) (?:the )?(?:dan|developer|god|jailbreak|jailbroken|evil|opposite|sudo|apophis|dude|stan|aim|chaos|unhinged) mode`),
-      rx(String.raw`(?:an? )?(?:ai|assistant|model|chatbot|bot|language model)(?: \w+)? (?:without|with no|free of|free from|unbound by) (?:any )?(?:restrictions|limits|limitations|rules|filters|guidelines|censorship|ethics|morals|boundaries)`),
+      // No optional "an? " in front: a match is found or not all the same, and the pattern keeps leading words for the scan.
+      rx(String.raw`(?:ai|assistant|model|chatbot|bot|language model)(?: \w+)? (?:without|with no|free of|free from|unbound by) (?:any )?(?:restrictions|limits|limitations|rules|filters|guidelines|censorship|ethics|morals|boundaries)`),
       rx(String.raw`do anything now|jailbr(?:o|ea)k(?:en)? (?:mode|prompt|version)|(?:simulate|emulate|roleplay as) an? (?:ai|model|chatbot|assistant) (?:without|with no|that (?:has no|does not|doesn't))`),
     ],
   },
@@ -104,6 +109,8 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
       rx(String.raw`(?:${TELL})(?: \w+){0,3}? (?:instructions|rules|directives|guidelines) (?:in|of|from|contained in) (?:the|your|this) (?:prompt|pre ?prompt|system prompt|previous (?:sentence|message|paragraph)|conversation|context)`),
       // "repeat the instructions as pseudocode / in bytes": extraction through a change of form.
       rx(String.raw`(?:${TELL})(?: out)?(?: \w+){0,2}? (?:instructions|rules|directives|prompt)(?: \w+){0,2}? (?:as|in|into) (?:python|pseudo ?code|code|json|yaml|bytes|binary|bullet|bullets|base ?\d+|hex|hexadecimal|morse)`),
+      // Asking for the instructed behaviour itself: "repeat what you should say if the code is right".
+      rx(String.raw`(?:repeat|recite|restate|echo|tell me|write down|print|list|explain|reveal|output|show me) (?:exactly )?what you (?:should|must|are supposed to|were supposed to|were told to|have been told to|are instructed to|were instructed to|are meant to) (?:say|reply|respond|answer|output|print|write)(?: \w+){0,3}? (?:if|when|whenever|in case|once)`),
       ...EXFILTRATION_INTL.map(rx),
     ],
   },
@@ -145,6 +152,9 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
       rx(String.raw`(?:correct|right|valid|secret) (?:${SECRET}|key|code) (?:has been|was|is|have been|were) (?:input|inputted|entered|provided|found|given|registered|detected|verified|received|supplied|accepted)`),
       // A bracketed status line claiming the check passed: "[correct password]", "(correct password}".
       new RegExp(String.raw`[\[(]\s*(?:correct|right|valid) (?:password|passcode|pass code|access code)\b[^\])}\n]{0,40}[\])}]`, "u"),
+      // Claiming the text above is the password: "The above is the correct password".
+      // Led by the rarer word (one-pass scan, _screen-scan.ts): "above" and "following" are everywhere in prose.
+      rx(String.raw`(?<=(?:above|preceding|following)(?: (?:text|input|string|word|phrase|line|message))?(?: is| was)?(?: the| a)? )(?:correct|right|valid) (?:password|passcode|pass code|access code|passphrase)`),
       rx(String.raw`(?:${SECRET}|passphrase|password|key|code) that grants access|(?:pretend|imagine|assume) (?:that )?(?:i|you|the user|we) (?:have |has )?(?:entered|gave|given|typed|said|provided|input) the (?:correct|right|valid) (?:${SECRET}|key|code)`),
     ],
   },
@@ -184,7 +194,10 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
     id: "fixed_output",
     weight: 0.3,
     patterns: [
-      new RegExp(String.raw`(?<![\w])(?:say|print|output|type|write|return|repeat|${SPEAK_INTL}|(?:respond|reply|answer|start|starts|begin|begins|end|ends|prefix|preface|open|finish)(?: \w+){0,2}? with)(?:(?: \w+){0,4}?[^\w\n]{0,3}["“\[]| ['‘])`, "u"),
+      new RegExp(String.raw`(?<![\w])(?:say|print|output|type|write|return|repeat|translate|${UTTER}|${SPEAK_INTL}|(?:respond|reply|answer|start|starts|begin|begins|end|ends|prefix|preface|open|finish)(?: \w+){0,2}? with)(?:(?: \w+){0,4}?[^\w\n]{0,3}["“\[]| ['‘])`, "u"),
+      // Dictating the words of the reply: "the first word must be …", "the first being ["…"]".
+      rx(String.raw`(?<=(?:first|second|third|next|last|final) )(?:word|letter)s? (?:of (?:your|the|each|every) (?:reply|response|answer|output) )?(?:must|should|shall|has to|needs to|will|is to|is going to)(?: be| start with| begin with| end with| read)`),
+      rx(String.raw`(?:first|second|next|last) (?:one )?being[^\w\n]{1,3}(?=["\[])`),
     ],
   },
   {
@@ -209,6 +222,9 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
       rx(String.raw`without (?:any )?(?:commentary|explanation|comment)s?|no (?:commentary|explanation)s?[,.]`),
       rx(String.raw`(?:print|say|output|reply|respond|write)(?: \w+){0,2} (?:only|exactly|verbatim)`),
       rx(String.raw`(?:your|the) (?:only|sole|default) (?:response|reply|answer|output) (?:is|will be|should be|must be)`),
+      // Restricting the reply to a few words or to "just the answer": alone a quiz says it too (0.3, clean).
+      rx(String.raw`(?<=(?<![\w])(?:one|two|three|four|single|[1-4])[ -])word (?:response|reply|answer|output|alternative)`),
+      rx(String.raw`(?:just|only|simply) (?:write|say|give|print|output|type|state|provide|tell me) (?:me )?(?:the|your|an?) (?:answer|result|word|words|phrase|response)`),
       rx(String.raw`(?:answer|respond|reply)(?: \w+){0,2} (?:\d|one|two|three|a single) words? only|(?:only|just) (?:answer|respond|reply) (?:with|in|using) (?:\d|one|two|three|a single) words?`),
     ],
   },

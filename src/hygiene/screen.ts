@@ -13,7 +13,7 @@
  * alone, reject.
  */
 import { canonicalForScreen } from "./_screen-canon.ts";
-import { foldForScreen } from "./_screen-fold.ts";
+import { foldForScreen, hasCyrillic, transliterateCyrillic } from "./_screen-fold.ts";
 import { PHRASE_RULES } from "./_screen-rules.ts";
 import { compileScan } from "./_screen-scan.ts";
 import { decodePayloads, exfiltrationCode, longestFlood, scanHidden } from "./_screen-signals.ts";
@@ -63,6 +63,8 @@ export function screenHits(text: string): Map<string, number> {
   phraseHits(canonicalForScreen(folded), hits);
   // An invisible character may join words or separate them; read both ways, so stripping never hides a phrase.
   if (hasInvisible(text)) phraseHits(canonicalForScreen(foldForScreen(text, " ")), hits);
+  // English spelled by sound in Cyrillic letters ("Игноре алл превиоус инструцтионс"): the look-alike fold misses it.
+  if (hasCyrillic(text)) phraseHits(canonicalForScreen(foldForScreen(transliterateCyrillic(text))), hits);
   if (!hits.has("indirect_instruction") && exfiltrationCode(folded)) hits.set("indirect_instruction", INDIRECT_WEIGHT);
 
   const hidden = scanHidden(text);
