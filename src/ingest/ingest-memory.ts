@@ -14,7 +14,7 @@ import { confidenceFor } from "./confidence.ts";
 import type { WriteContext } from "./context.ts";
 import { requireObject } from "./fields.ts";
 import { requireRegisteredDomain } from "./ingest-structured.ts";
-import { validateContent, validateTitle } from "./validate-ingest.ts";
+import { refuseNul, validateContent, validateTitle } from "./validate-ingest.ts";
 import { writeChunk } from "./write-chunk.ts";
 
 /** One entry's outcome (this project's shape, consistent with `/ingest`). */
@@ -39,12 +39,14 @@ interface Entry {
 }
 
 function parseEntry(raw: unknown, defaults: { domain?: string; origin?: Origin }): Entry {
-  if (typeof raw === "string") return { content: raw, ...defaults };
+  // Refused before any entry is written, so a batch is never half-stored (NUL: see refuseNul).
+  if (typeof raw === "string") { refuseNul(raw, "content"); return { content: raw, ...defaults }; }
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new MemoryError("invalid_request", "an entry must be a string or an object with content", { field: "entries" });
   }
   const o = requireObject(raw);
   if (typeof o.content !== "string") validateContent(o.content);
+  refuseNul(o.content as string, "content");
   const e: Entry = { content: o.content as string };
   if (o.title !== undefined) e.title = validateTitle(o.title);
   const d = o.domain ?? defaults.domain;

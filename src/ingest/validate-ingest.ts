@@ -33,9 +33,18 @@ export interface IngestRequest {
   authority?: number;
 }
 
+/**
+ * Refuses text holding U+0000. libSQL stores it whole but reads text back cut at the NUL, so a reviewer would approve
+ * a shortened text while hidden bytes sit in the row; nothing a client means to store needs it (SPEC §7: 400).
+ */
+export function refuseNul(v: string, field: "title" | "content"): void {
+  if (v.includes("\u0000")) throw new MemoryError("invalid_request", `${field} must not contain U+0000 (NUL)`, { field });
+}
+
 /** Validates a title: trimmed, 1–500 bytes (SPEC §4.2). */
 export function validateTitle(v: unknown): string {
   if (typeof v !== "string") throw new MemoryError("title_invalid", "title must be a string of 1 to 500 bytes", { min: 1, max: 500 });
+  refuseNul(v, "title");
   const t = v.trim();
   const n = byteLen(t);
   if (n < 1 || n > LIMITS.titleMax) throw new MemoryError("title_invalid", "title must be 1 to 500 bytes after trimming", { min: 1, max: 500 });
@@ -49,6 +58,7 @@ export function validateContent(v: unknown): string {
   if (byteLen(v) > LIMITS.contentMax) {
     throw new MemoryError("content_too_large", "content exceeds 1,000,000 bytes", { min: 1, max: LIMITS.contentMax });
   }
+  refuseNul(v, "content");
   return v;
 }
 
