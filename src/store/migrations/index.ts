@@ -17,6 +17,7 @@ import { m065Claims } from "./m065-claims.ts";
 import { m060Kcs } from "./m060-kcs.ts";
 import { m050Connectors } from "./m050-connectors.ts";
 import { m070ChunkChanges } from "./m070-chunk-changes.ts";
+import { m100DomainShards } from "./m100-domain-shards.ts";
 
 /** All migrations, applied in version order (merges may list them out of order). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -47,6 +48,8 @@ export const MIGRATIONS: readonly Migration[] = [
   m070ChunkChanges,
   // recall quality (issue 24): proposals keep their door's chunk metadata
   m095ProposalMeta,
+  // per-domain databases (issue 20, helper range 100–109)
+  m100DomainShards,
 ].sort((a, b) => a.version - b.version);
 
 /** The schema version and stamp this server knows. */
