@@ -66,10 +66,11 @@ export function groupIds(db: Db, ids: readonly number[]): [Db, number[]][] {
  * or writes. In single-database mode it is the client itself.
  */
 export function unionReader(db: Db): Exec {
-  const dbs = dbsOf(db);
-  if (dbs.length === 1) return db.client;
+  if (db.router === undefined) return db.client;
   return {
     async execute(stmt) {
+      // Read at each call: domains created after boot have their databases too.
+      const dbs = dbsOf(db);
       const sets = await Promise.all(dbs.map((d) => d.client.execute(stmt)));
       const first = sets[0];
       const rows = sets.flatMap((s) => [...s.rows]);
