@@ -61,22 +61,46 @@ export function groupIds(db: Db, ids: readonly number[]): [Db, number[]][] {
 }
 
 /**
- * A read-only executor over every database whose answer is the union of the rows each returns. Only for reads
- * where that union is the answer (rows by id, name or reference, and existence checks): not for counts, pages
- * or writes. In single-database mode it is the client itself.
+ * An executor over several databases whose answer is the union of the rows each returns and the sum of the rows
+ * each changed. Only for set-oriented statements where that union is the answer (rows by id, owner, name or
+ * reference; deletes and updates by id; existence checks): not for counts, pages or inserts.
  */
-export function unionReader(db: Db): Exec {
-  if (db.router === undefined) return db.client;
+function unionExec(execs: () => readonly Exec[]): Exec {
   return {
     async execute(stmt) {
-      // Read at each call: domains created after boot have their databases too.
-      const dbs = dbsOf(db);
-      const sets = await Promise.all(dbs.map((d) => d.client.execute(stmt)));
+      const sets = [];
+      for (const ex of execs()) sets.push(await ex.execute(stmt));
       const first = sets[0];
       const rows = sets.flatMap((s) => [...s.rows]);
-      return { ...first, rows, rowsAffected: 0, toJSON: () => ({ columns: first.columns, rows }) } as typeof first;
+      const rowsAffected = sets.reduce((n, s) => n + s.rowsAffected, 0);
+      return { ...first, rows, rowsAffected, lastInsertRowid: undefined, toJSON: () => ({ columns: first.columns, rows }) } as typeof first;
     },
   };
+}
+
+/** A read-only union executor over every database (read at each call: domains created after boot count too). */
+export function unionReader(db: Db): Exec {
+  if (db.router === undefined) return db.client;
+  return unionExec(() => dbsOf(db).map((d) => d.client));
+}
+
+/**
+ * One write over every database (erasure: purge and DSAR must reach every domain). Each domain's transaction opens
+ * in shard order, then the global one, which commits first (see the module comment); per-domain statements run on
+ * the union of all of them (`unionExec`), global ones on the global transaction.
+ */
+export function writeAcross<T>(db: Db, fn: (tx: Exec) => Promise<T>): Promise<T> {
+  const shards = dbsOf(db).slice(1);
+  if (shards.length === 0) return db.write(fn);
+  const open = (i: number, txs: Exec[]): Promise<T> =>
+    i < shards.length
+      ? shards[i].write((tx) => open(i + 1, [...txs, tx]))
+      : db.write((global) => {
+        const all = [global, ...txs];
+        const split: SplitTx = { execute: (s) => global.execute(s), local: unionExec(() => all) };
+        return fn(split);
+      });
+  return open(0, []);
 }
 
 /** The router over the global database and one database per registered domain. */

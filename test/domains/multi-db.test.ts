@@ -77,6 +77,10 @@ describe("CAIRN_MULTI_DB=true on the embedded database (SPEC §2.5, §4.5)", () 
       { name: "ops", entries: 2, entities: 2, relations: 1, multi_db: true },
     ]);
     expect((await t.req("POST", "/domains/ops/vacuum")).status).toBe(200);
+    // Snapshots are not built across databases yet: refused, never a partial file.
+    const snap = await t.req("GET", "/domains/ops/export");
+    expect(snap.status).toBe(409);
+    expect((await snap.json()).error.code).toBe("multi_db_unsupported");
 
     const drop = await t.req("DELETE", "/domains/ops?confirm=ops");
     expect(drop.status).toBe(200);
@@ -108,6 +112,28 @@ describe("CAIRN_MULTI_DB=true on the embedded database (SPEC §2.5, §4.5)", () 
     expect(await rowsIn(join(t.dir, "domains", "ops.db"), "SELECT COUNT(*) FROM tombstones")).toBe(1);
     // One chain in the global database holds every domain's rows.
     expect(await rowsIn(t.dbPath, "SELECT COUNT(*) FROM audit_log WHERE action = 'ingest'")).toBe(4);
+    expect(await json(t.req("GET", "/audit/verify"))).toMatchObject({ ok: true });
+  });
+
+  it("erases across every domain's database: purge by ids and a DSAR by e-mail", async () => {
+    const t = await boot();
+    const ids = await seedTwoDomains(t);
+    const email = "jane.roe@example.com";
+    const a = (await json(t.req("POST", "/ingest", { title: "a", content: `Escalations go to ${email} in ops.`, domain: "ops" }))).id;
+    const b = (await json(t.req("POST", "/ingest", { title: "b", content: `Contract notices go to ${email}.`, domain: "legal" }))).id;
+    const purge = await json(t.req("POST", "/purge", { ids: [ids.oncall, ids.contract] }));
+    expect(purge).toMatchObject({ purged: 2 });
+    const dsar = await json(t.req("POST", "/dsar", { email }));
+    expect(dsar.located.chunks).toBe(2);
+    expect(dsar.export.chunks.map((c: { id: number }) => c.id).sort()).toEqual([a, b].sort());
+    const ops = join(t.dir, "domains", "ops.db");
+    const legal = join(t.dir, "domains", "legal.db");
+    expect(await rowsIn(ops, "SELECT COUNT(*) FROM chunks")).toBe(1);
+    expect(await rowsIn(legal, "SELECT COUNT(*) FROM chunks")).toBe(0);
+    expect(await rowsIn(ops, `SELECT COUNT(*) FROM chunks WHERE content LIKE '%${email}%'`)).toBe(0);
+    expect(await rowsIn(legal, "SELECT COUNT(*) FROM tombstones")).toBe(2);
+    const hits = (await json(t.req("POST", "/recall", { query: "escalations contract notices", limit: 10 }))).hits;
+    expect(hits.map((h: { id: number }) => h.id)).not.toEqual(expect.arrayContaining([a]));
     expect(await json(t.req("GET", "/audit/verify"))).toMatchObject({ ok: true });
   });
 
