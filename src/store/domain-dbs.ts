@@ -121,7 +121,8 @@ export class DomainDbs implements DomainRouter {
     for (const row of rows) {
       const name = String(row.name);
       if (name === "global") continue;
-      if (row.shard === null && !opts.allowUnmoved && (await holdsRows(global, name))) {
+      // Checked whatever the shard says: a move interrupted after the shard was set still has rows here.
+      if (!opts.allowUnmoved && (await holdsRows(global, name))) {
         await r.close();
         throw new MemoryError("boot_refused", `domain '${name}' is still in the single database: run \`cairn migrate multi-db\` first`);
       }
