@@ -44,11 +44,14 @@ import type { KbService } from "./kb/kb-service.ts";
 import type { ConnectorService } from "./connectors/connector-service.ts";
 import type { ConnectorFiles } from "./connectors/config-files.ts";
 import type { ChangeFeed } from "./changefeed/change-feed.ts";
+import type { DomainPlaces } from "./domains/open-domain-dbs.ts";
 
 /** What the runtime provides (STYLE rule 5: runtime code stays in src/runtime/). */
 export interface MemoryPorts {
   /** Resident set size of this process in bytes. */
   rssBytes: () => number;
+  /** Where domain database files live (`CAIRN_MULTI_DB=true`; src/runtime/domain-files.ts). */
+  domainFiles?: DomainPlaces;
   /** Clock; defaults to the system clock. */
   clock?: () => Date;
   /** Embedder; when absent, chunks are stored without vectors and recall is lexical only. */

@@ -57,8 +57,10 @@ import { createProviderService } from "./provider/provider-service.ts";
 import { createKbService } from "./kb/kb-service.ts";
 import { createConnectorService } from "./connectors/connector-service.ts";
 // --- scale-out (issue 20) ---
-import { followOtherWriters } from "./changefeed/follow-writers.ts";
+import { followEveryDatabase } from "./changefeed/follow-writers.ts";
 import { maxChangeSeq } from "./store/chunk-changes.ts";
+import { dbsOf, groupIds } from "./store/domain-dbs.ts";
+import { openDomainDbs } from "./domains/open-domain-dbs.ts";
 import type { Memory, MemoryPorts } from "./memory-types.ts";
 export type { Memory, MemoryPorts } from "./memory-types.ts";
 
@@ -71,6 +73,10 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const bridgeDigests = await loadBridgeDigests(config.workflow.bridgeConfigFiles, ports.readSecretFile);
   const clock = ports.clock ?? (() => new Date());
   if (ports.embedder) await ensureVectorTable(db.client, ports.embedder.id, ports.embedder.dim);
+  // Issue 20: with CAIRN_MULTI_DB=true each domain's rows live in its own database (README "Multi-database mode").
+  const domainDbs = config.multiDb
+    ? await openDomainDbs(db, ports.domainFiles, { durability: config.durability, vectors: ports.embedder && { id: ports.embedder.id, dim: ports.embedder.dim } })
+    : undefined;
   const audit = createAuditService(db, clock);
   // Every chunk write and delete records one audit row in its own transaction (SPEC §1 item 5).
   const write: WriteContext = { db, clock, embedder: ports.embedder, indexHooks: [], txHooks: [audit.hook], maxDocs: config.maxDocs,
@@ -87,9 +93,9 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   };
   const domains = createDomainService(db, clock, (ids) => {
     for (const id of ids) for (const h of write.indexHooks) h.removed(id);
-  }, write.txHooks);
+  }, write.txHooks, domainDbs);
   // Issue 20: the change cursor is read before the indexes load, so a change committed during the load is replayed.
-  const feedCursor = await maxChangeSeq(db.client);
+  const feedCursors = await Promise.all(dbsOf(db).map(async (d) => ({ db: d, cursor: await maxChangeSeq(d.client), owns: (id: number) => groupIds(db, [id]).some(([x]) => x === d) })));
   const recallEngine = await createRecallEngine({
     db, embedder: ports.embedder, snapshots: ports.snapshots, crossEncoder: ports.crossEncoder, clock, injectionPolicy: config.injectionPolicy, classifier: ports.injectionClassifier, budgetMs: config.recallBudgetMs,
     graphEnabled: config.recallGraphEnabled, domainExists: (n) => domains.exists(n),
@@ -164,13 +170,13 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   write.indexHooks.push(ump.indexHooks);
   // --- scale-out (issue 20): other processes' and nodes' chunk writes reach this process's indexes ---
   const nodeId = config.nodeId ?? ports.nodeId ?? `cairn-${ports.pid ?? 0}`;
-  const changes = followOtherWriters({
-    db, cursor: feedCursor, pollMs: config.changePollMs, labels: recallEngine.index.labels,
+  const changes = followEveryDatabase({
+    pollMs: config.changePollMs, labels: recallEngine.index.labels,
     followers: [recallEngine.index, graphModel, ump.indexHooks], vectors: recallEngine.index.vectors !== undefined,
     applyGraph: (g) => graphModel.apply({ entities: g.entities, inserted: g.edges, retired: [], links: g.links }),
     followUmp: (ids) => ump.followChunks(ids),
     onError: (e) => log("warn", "change feed pass failed", { error: String(e) }),
-  });
+  }, feedCursors);
   // Every recall (HTTP, UMP, MCP, CLI) first applies the changes committed before it: a write acknowledged by any
   // process or node is recallable here at once (README "Several nodes over one libSQL server").
   const recallLocal = recallEngine.recall;
@@ -294,6 +300,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
       await walGuard.settled();
       if (serving !== undefined) await writeShutdownStamp(db.client, { ...serving, state: "clean", clean_at: clock().toISOString() }).catch(() => undefined);
       await db.checkpoint().catch(() => undefined);
+      await domainDbs?.close();
       db.close();
     },
   };

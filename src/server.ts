@@ -3,6 +3,7 @@
  * composition root, build the Hono app, listen. Used by `cairn serve` on
  * Node and `deno task serve`, so both runtimes boot identically.
  */
+import { domainFilesBeside } from "./runtime/domain-files.ts";
 import type { Config } from "./config/config.ts";
 import { parseConfig } from "./config/parse-config.ts";
 import { createApp } from "./http/app.ts";
@@ -55,6 +56,7 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
   return await openMemory(config, {
     rssBytes, embedder, crossEncoder, injectionClassifier, snapshots, readSecretFile, resolveHost, exit: exitProcess, umpKey: () => keyring.currentSync(),
     pid: processId(), pidAlive: processAlive, connectorFiles, nodeId: `${await hostName()}-${processId()}`,
+    domainFiles: domainFilesBeside(config.dbPath),
   });
 }
 

@@ -41,3 +41,29 @@ export function followOtherWriters(d: FollowDeps): ChangeFeed {
   });
   return changes;
 }
+
+/**
+ * Multi-database mode (README "Multi-database mode"): each database has its own change sequence, so one feed per
+ * database (opened at boot), combined. A feed's full reconcile compares only the ids its database may hold.
+ */
+export function followEveryDatabase(
+  d: Omit<FollowDeps, "db" | "cursor">, dbs: readonly { db: Db; cursor: number; owns: (id: number) => boolean }[],
+): ChangeFeed {
+  const feeds = dbs.map((x) => followOtherWriters({
+    ...d, db: x.db, cursor: x.cursor,
+    labels: { has: (id) => d.labels.has(id), get: (id) => d.labels.get(id), keys: () => [...d.labels.keys()].filter(x.owns) },
+  }));
+  if (feeds.length === 1) return feeds[0];
+  return {
+    async catchUp() {
+      for (const f of feeds) await f.catchUp();
+    },
+    start: () => feeds.forEach((f) => f.start()),
+    stop: () => feeds.forEach((f) => f.stop()),
+    async status() {
+      // The global database's feed, with the lag summed over every database.
+      const all = await Promise.all(feeds.map((f) => f.status()));
+      return { ...all[0], lag: all.reduce((n, s) => n + s.lag, 0) };
+    },
+  };
+}

@@ -41,7 +41,7 @@ export interface Config {
   maxDocs: number;
   maxDbMib: number;
   maxRssMib: number;
-  /** Multi-database mode (`CAIRN_MULTI_DB`, SPEC §2.5); only `false` is supported. */
+  /** Multi-database mode (`CAIRN_MULTI_DB`, SPEC §2.5): one libSQL file per domain; embedded database only. */
   multiDb: boolean;
   /** This node's name on `/health/db` (`CAIRN_NODE_ID`; default host name and process id, set by the runtime). */
   nodeId?: string;

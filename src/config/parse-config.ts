@@ -44,7 +44,12 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     throw new ConfigError(`CAIRN_DB_URL must be a libsql:, http(s):, ws(s): or file: URL, got '${dbUrl}'`);
   }
   const multiDb = readBool(env, "CAIRN_MULTI_DB", false);
-  if (multiDb) throw new ConfigError("CAIRN_MULTI_DB=true is not supported by this build; unset it or set it to false");
+  // Issue 20: per-domain databases are files beside the global one. On a libSQL server they would be sqld namespaces,
+  // which need sqld's --enable-namespaces plus its separate admin API to create and delete them and a per-namespace
+  // host name for the client: not simple enough to run unsupervised (README "Multi-database mode"), so refused.
+  if (multiDb && dbUrl !== undefined) {
+    throw new ConfigError("CAIRN_MULTI_DB=true works with the embedded database file (CAIRN_DB_PATH) only; unset CAIRN_DB_URL or set CAIRN_MULTI_DB=false (one database on a libSQL server)");
+  }
   const nodeId = readString(env, "CAIRN_NODE_ID");
   if (nodeId !== undefined && !/^[A-Za-z0-9._-]{1,64}$/.test(nodeId)) {
     throw new ConfigError(`CAIRN_NODE_ID must be 1 to 64 letters, digits, '.', '_' or '-', got '${nodeId}'`);

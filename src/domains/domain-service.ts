@@ -5,7 +5,8 @@
 import { MemoryError } from "../core/errors.ts";
 import type { Db } from "../store/db.ts";
 import { chunkIdsInDomain } from "../store/chunks.ts";
-import { domainExists, dropDomainRows, insertDomain, listDomainsWithCounts, vacuum } from "../store/domains.ts";
+import { dbOfDomain, writeIn } from "../store/domain-dbs.ts";
+import { domainCounts, domainExists, dropDomainRows, insertDomain, listDomainNames, listDomainsWithCounts, vacuum } from "../store/domains.ts";
 import { graphTotals } from "../store/graph-rows.ts";
 import { eraseInTx } from "../erasure/erase-in-tx.ts";
 import type { TxHook } from "../ingest/ports.ts";
@@ -29,9 +30,23 @@ export interface DomainService {
   exists(name: string): Promise<boolean>;
 }
 
+/** Multi-database mode (README "Multi-database mode"): gives a domain its database, deletes it. */
+export interface DomainDatabases {
+  ensure(name: string): Promise<unknown>;
+  remove(name: string): Promise<void>;
+}
+
 /** Builds the domain service; `onDropped` lets indexes forget dropped chunk ids. */
-export function createDomainService(db: Db, clock: () => Date, onDropped: (ids: number[]) => void, txHooks: readonly TxHook[] = []): DomainService {
+export function createDomainService(
+  db: Db, clock: () => Date, onDropped: (ids: number[]) => void, txHooks: readonly TxHook[] = [], multi?: DomainDatabases,
+): DomainService {
   const list = async (): Promise<DomainEntry[]> => {
+    if (multi !== undefined) {
+      // SPEC §2.5: in multi-database mode the counts are per domain, each read from the domain's own database.
+      const out: DomainEntry[] = [];
+      for (const name of await listDomainNames(db.client)) out.push({ name, ...(await domainCounts(dbOfDomain(db, name).client, name)), multi_db: true });
+      return out;
+    }
     const rows = await listDomainsWithCounts(db.client);
     const totals = await graphTotals(db.client);
     // SPEC §2.5: with multi_db=false, entity and relation counts are global totals.
@@ -44,6 +59,8 @@ export function createDomainService(db: Db, clock: () => Date, onDropped: (ids: 
     async create(raw) {
       const name = normalizeDomainName(raw, "name");
       const created = await db.write((tx) => insertDomain(tx, name, clock().toISOString()));
+      // Multi-database mode: the domain's database file exists from its creation on (also when warming).
+      if (multi !== undefined && name !== GLOBAL_DOMAIN) await multi.ensure(name);
       const domain = (await list()).find((d) => d.name === name)!;
       return { created, domain };
     },
@@ -56,7 +73,7 @@ export function createDomainService(db: Db, clock: () => Date, onDropped: (ids: 
       if (typeof confirm !== "string" || confirm.trim().toLowerCase() !== name) {
         throw new MemoryError("confirm_required", "confirm must repeat the domain name", { field: "confirm" }, 400);
       }
-      const { ids, removed } = await db.write(async (tx) => {
+      const { ids, removed } = await writeIn(db, name, async (tx) => {
         // Read inside the transaction, so a concurrent write cannot slip a chunk past the drop.
         const ids = await chunkIdsInDomain(tx, name);
         // SPEC §1 item 6: the drop deletes deliberately, like a purge: tombstones, vectors, promoted proposals,
@@ -69,13 +86,16 @@ export function createDomainService(db: Db, clock: () => Date, onDropped: (ids: 
         return { ids, removed: n };
       });
       onDropped(ids);
+      // Multi-database mode: the domain's database goes entirely (its rows were purged above, in its own transaction).
+      if (multi !== undefined) await multi.remove(name);
       await vacuum(db.client);
       return { deleted: true, name, entries_removed: removed };
     },
     async vacuum(raw) {
       const name = normalizeDomainName(raw, "name");
       if (!(await exists(name))) throw new MemoryError("not_found", `domain '${name}' not found`);
-      await vacuum(db.client);
+      // SPEC §4.5: vacuum reclaims the domain's own database's pages in multi-database mode.
+      await vacuum(dbOfDomain(db, name).client);
       return { name, vacuumed: true };
     },
   };

@@ -13,6 +13,7 @@
  * whole erasure back, and no certificate exists. `dry_run` locates and
  * exports only: nothing is deleted, audited or certified.
  */
+import { writeAcross } from "../store/domain-dbs.ts";
 import type { AuditService } from "../audit/audit-service.ts";
 import { MemoryError } from "../core/errors.ts";
 import type { WriteContext } from "../ingest/context.ts";
@@ -135,7 +136,8 @@ export async function dsar(
     return result;
   };
   // A dry run still reads inside one transaction, for a consistent snapshot.
-  const result = await d.ctx.db.write(run);
+  // Multi-database mode: one write over every database, so no domain keeps the erased rows (README).
+  const result = await writeAcross(d.ctx.db, run);
   const cert = result.certificate;
   if (cert) {
     for (const id of cert.erased.chunk_ids) for (const h of d.ctx.indexHooks) h.removed(id);

@@ -5,6 +5,7 @@
  * that promoted them deleted, one `purge` audit row. Unknown ids are
  * reported, not an error; an owner with nothing stored purges nothing.
  */
+import { writeAcross } from "../store/domain-dbs.ts";
 import type { AuditService } from "../audit/audit-service.ts";
 import { MemoryError } from "../core/errors.ts";
 import type { WriteContext } from "../ingest/context.ts";
@@ -45,7 +46,8 @@ function parse(raw: unknown): { ids?: number[]; owner?: string } {
 /** Purges by id list or owner. */
 export async function purge(d: { ctx: WriteContext; audit: AuditService }, raw: unknown): Promise<PurgeResult> {
   const req = parse(raw);
-  const out = await d.ctx.db.write(async (tx) => {
+  // Multi-database mode: one write over every database, so no domain keeps the erased rows (README).
+  const out = await writeAcross(d.ctx.db, async (tx) => {
     const ids = req.owner !== undefined ? await chunkIdsByOwner(tx, req.owner) : await existingChunkIds(tx, req.ids!);
     if (!ids.length) return { erased: undefined, ids };
     const now = d.ctx.clock().toISOString();

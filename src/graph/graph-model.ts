@@ -23,6 +23,7 @@
 import type { Chunk } from "../core/types.ts";
 import type { IndexHooks } from "../ingest/ports.ts";
 import type { Db } from "../store/db.ts";
+import { dbsOf } from "../store/domain-dbs.ts";
 import { domainNames, scanGraph } from "../store/graph-read.ts";
 import type { EdgeRow, EntityChunkLink, EntityRow } from "../store/graph-rows.ts";
 import type { GraphDelta } from "./graph-delta.ts";
@@ -99,7 +100,8 @@ export class GraphModel implements IndexHooks {
   /** Loads everything from the store and builds the current CSR. */
   static async load(db: Db, opts: GraphModelOptions = {}): Promise<GraphModel> {
     const m = new GraphModel(opts);
-    await scanGraph(db.client, { entity: (e) => m.putEntity(e), edge: (e) => m.putEdge(e), link: (l) => m.link(l) }, opts.pageSize);
+    // Multi-database mode: every domain's database (entity and edge ids are unique across them).
+    for (const d of dbsOf(db)) await scanGraph(d.client, { entity: (e) => m.putEntity(e), edge: (e) => m.putEdge(e), link: (l) => m.link(l) }, opts.pageSize);
     m.rebuild();
     return m;
   }

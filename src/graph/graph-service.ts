@@ -21,6 +21,7 @@ import { edgeVersionsFor, type EdgeRow, type EntityRow } from "../store/graph-ro
 import { edgesAt, historyOrder } from "./bitemporal.ts";
 import { kindFilter, traverse, type NodeRef, type TraverseEdge } from "./traverse.ts";
 import { entityReadKeys } from "./validate.ts";
+import { unionReader } from "../store/domain-dbs.ts";
 
 /** An entity in responses. */
 export interface EntityView {
@@ -103,7 +104,8 @@ function parseDepth(raw: string | undefined): number {
 
 /** Builds the service over the store. */
 export function createGraphService(deps: { db: Db; audit?: (ev: { action: string; target: string; detail: Record<string, unknown> }) => Promise<unknown> }): GraphService {
-  const ex = deps.db.client;
+  // Multi-database mode: entities and edges are read from every domain's database (ids are unique across them).
+  const ex = unionReader(deps.db);
   const domainOf = (raw: string | undefined) => (raw === undefined || raw === "" ? undefined : normalizeDomainName(raw));
   // Issue 22 item 3: reads find any stored name (the SPEC §2.6 pattern is for input).
   const named = async (raw: string | undefined, field: string, domain?: string): Promise<EntityRow[]> => {

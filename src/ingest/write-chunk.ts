@@ -8,6 +8,7 @@ import { MemoryError } from "../core/errors.ts";
 import type { Chunk, NewChunk } from "../core/types.ts";
 import { countChunks, findChunksByHashes, insertChunks } from "../store/chunks.ts";
 import type { Exec } from "../store/db.ts";
+import { dbsOf, writeIn } from "../store/domain-dbs.ts";
 import { putVectors } from "../store/vectors.ts";
 import type { WriteContext } from "./context.ts";
 import { runTxHooks, type TxEvent } from "./ports.ts";
@@ -45,7 +46,10 @@ export async function writeChunks(
   ctx: WriteContext, input: NewChunk[], extra?: ExtraWrites, action = "ingest", auditDetail?: Record<string, unknown>,
   after?: AfterWrites,
 ): Promise<WriteOutcome[]> {
-  const known = await findChunksByHashes(ctx.db.client, input.map((c) => c.contentHash));
+  // Multi-database mode: each domain's chunks commit in its own database, one domain at a time (README).
+  const domains = [...new Set(input.map((c) => c.domain))];
+  if (ctx.db.router !== undefined && domains.length > 1) return await writeByDomain(ctx, input, domains, extra, action, auditDetail, after);
+  const known = await findAnywhere(ctx, input.map((c) => c.contentHash));
   const pre = input.map((c) => known.get(c.contentHash));
   const todo: { i: number; c: NewChunk }[] = [];
   const seen = new Set<string>();
@@ -61,13 +65,14 @@ export async function writeChunks(
     if (verdict.result.verdict !== "clean") t.c = { ...t.c, flagged: t.c.flagged || verdict.flagged, meta: { ...(t.c.meta ?? {}), screen: verdict.result } };
   });
   const vectors = ctx.embedder && todo.length ? await ctx.embedder.embed(todo.map((t) => embedText(t.c))) : undefined;
-  const out = await ctx.db.write(async (tx) => {
+  const out = await writeIn(ctx.db, domains[0] ?? "global", async (tx) => {
     const res: (WriteOutcome | undefined)[] = new Array(input.length);
     const created: (number | undefined)[] = new Array(input.length);
-    let count = todo.length ? await countChunks(tx) : 0;
+    let count = todo.length ? await countEverywhere(ctx, tx) : 0;
     const byHash = new Map<string, WriteOutcome>();
     // Re-check inside the serialised transaction: a concurrent request may have written the same content.
-    const written = todo.length ? await findChunksByHashes(tx, todo.map((t) => t.c.contentHash)) : new Map<string, Chunk>();
+    // (Every chunk write holds the global write transaction, so the other databases cannot change meanwhile.)
+    const written = todo.length ? await findAnywhere(ctx, todo.map((t) => t.c.contentHash), tx) : new Map<string, Chunk>();
     const fresh: { i: number; k: number; c: NewChunk; now: string }[] = [];
     for (let k = 0; k < todo.length; k++) {
       const { i, c } = todo[k];
@@ -126,4 +131,50 @@ export async function writeChunks(
 /** The text embedded for a chunk: title and content. */
 export function embedText(c: { title?: string; content: string }): string {
   return c.title ? `${c.title}\n${c.content}` : c.content;
+}
+
+// Content hashes are unique across the whole store (SPEC §4.2 duplicates), whichever database holds the chunk.
+async function findAnywhere(ctx: WriteContext, hashes: string[], tx?: Exec): Promise<Map<string, Chunk>> {
+  const dbs = dbsOf(ctx.db);
+  if (dbs.length === 1) return await findChunksByHashes(tx ?? ctx.db.client, hashes);
+  const out = new Map<string, Chunk>();
+  for (const db of dbs) for (const [h, c] of await findChunksByHashes(db.client, hashes)) if (!out.has(h)) out.set(h, c);
+  if (tx !== undefined) for (const [h, c] of await findChunksByHashes(tx, hashes)) if (!out.has(h)) out.set(h, c);
+  return out;
+}
+
+// The capacity guard counts every database's chunks (SPEC §8 envelope is per store, not per domain). Read before any
+// insert of this write, so the committed counts are the transaction's own view.
+async function countEverywhere(ctx: WriteContext, tx: Exec): Promise<number> {
+  const dbs = dbsOf(ctx.db);
+  if (dbs.length === 1) return await countChunks(tx);
+  let n = 0;
+  for (const db of dbs) n += await countChunks(db.client);
+  return n;
+}
+
+/**
+ * Multi-database mode, input spanning several domains: one write per domain (each atomic in its database, with its
+ * audit rows), in first-appearance order. `extra` sees the created ids at their input positions, as in one write.
+ */
+async function writeByDomain(
+  ctx: WriteContext, input: NewChunk[], domains: string[], extra: ExtraWrites | undefined, action: string,
+  auditDetail: Record<string, unknown> | undefined, after: AfterWrites | undefined,
+): Promise<WriteOutcome[]> {
+  // `after` sees every input's id in one transaction: its one caller (a connector page) writes a single domain.
+  if (after !== undefined) throw new MemoryError("invalid_request", "a write with source links must stay within one domain in multi-database mode", undefined, 400);
+  const result: WriteOutcome[] = new Array(input.length);
+  for (const domain of domains) {
+    const at = input.flatMap((c, i) => (c.domain === domain ? [i] : []));
+    const spread = (sub: readonly (number | undefined)[]) => {
+      const full: (number | undefined)[] = new Array(input.length);
+      at.forEach((i, k) => { full[i] = sub[k]; });
+      return full;
+    };
+    const outs = await writeChunks(
+      ctx, at.map((i) => input[i]), extra && ((tx, first, now, created) => extra(tx, first, now, spread(created))), action, auditDetail,
+    );
+    at.forEach((i, k) => { result[i] = outs[k]; });
+  }
+  return result;
 }

@@ -6,6 +6,8 @@
 import { MemoryError } from "../core/errors.ts";
 import type { WriteContext } from "../ingest/context.ts";
 import { deleteChunkRow, getChunk } from "../store/chunks.ts";
+import type { Chunk } from "../core/types.ts";
+import { groupIds, writeIn } from "../store/domain-dbs.ts";
 import { releaseEdgesOfChunk } from "../store/graph-rows.ts";
 import { insertTombstone } from "../store/tombstones.ts";
 import { deleteVector } from "../store/vectors.ts";
@@ -20,9 +22,10 @@ export function parseChunkId(raw: string): number {
 
 /** Deletes one chunk; 404 `not_found` when absent. */
 export async function deleteMemory(ctx: WriteContext, id: number, reason = "delete"): Promise<{ deleted: true }> {
-  const existing = await getChunk(ctx.db.client, id);
+  const existing = await findChunk(ctx, id);
   if (!existing) throw new MemoryError("not_found", `memory ${id} not found`);
-  const done = await ctx.db.write(async (tx) => {
+  // Multi-database mode: the chunk's rows go in its domain's database, the audit row in the global one.
+  const done = await writeIn(ctx.db, existing.domain, async (tx) => {
     const c = await getChunk(tx, id);
     if (!c) return false;
     await deleteVector(tx, id);
@@ -35,4 +38,13 @@ export async function deleteMemory(ctx: WriteContext, id: number, reason = "dele
   if (!done) throw new MemoryError("not_found", `memory ${id} not found`);
   for (const h of ctx.indexHooks) h.removed(id);
   return { deleted: true };
+}
+
+// The chunk wherever it is stored (one database, or the one its id range names in multi-database mode).
+async function findChunk(ctx: WriteContext, id: number): Promise<Chunk | undefined> {
+  for (const [db] of groupIds(ctx.db, [id])) {
+    const c = await getChunk(db.client, id);
+    if (c !== undefined) return c;
+  }
+  return undefined;
 }

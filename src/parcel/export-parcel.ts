@@ -11,6 +11,7 @@ import type { Chunk } from "../core/types.ts";
 import { MemoryError } from "../core/errors.ts";
 import { canonicalBytes } from "../ump/canonical-json.ts";
 import { signBytes } from "../ump/sign.ts";
+import { dbOfDomain } from "../store/domain-dbs.ts";
 import { edgesAssertedBy, exportableChunks, insertLedgerRow, type AssertedEdge } from "../store/parcels.ts";
 import { MAX_PARCEL_BYTES, PARCEL_FORMAT, parcelHash, type Parcel, type ParcelEdge, type ParcelManifest, type ParcelRow } from "./parcel-format.ts";
 import type { ParcelDeps } from "./parcel-deps.ts";
@@ -33,9 +34,10 @@ export async function exportParcel(d: ParcelDeps, o: { domain: string; since?: s
   const rows: ParcelRow[] = [];
   let bytes = 0;
   for (let after = 0; ;) {
-    const page = await exportableChunks(d.db.client, { domain: o.domain, since: o.since, afterId: after, limit: 500 });
+    // Multi-database mode: the domain's rows are in its own database.
+    const page = await exportableChunks(dbOfDomain(d.db, o.domain).client, { domain: o.domain, since: o.since, afterId: after, limit: 500 });
     if (page.length === 0) break;
-    const edges = await edgesAssertedBy(d.db.client, page.map((c) => c.id));
+    const edges = await edgesAssertedBy(dbOfDomain(d.db, o.domain).client, page.map((c) => c.id));
     for (const c of page) {
       const row = toRow(c, edges.filter((e) => e.chunkId === c.id));
       bytes += row.content.length + 256;

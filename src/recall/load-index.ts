@@ -11,6 +11,7 @@ import { loadLexicalIndex } from "../lexical/load-lexical-index.ts";
 import { auditHead } from "../store/audit.ts";
 import { countChunks, getChunks, listChunkLabelsAfter, listChunksAfter } from "../store/chunks.ts";
 import type { Db } from "../store/db.ts";
+import { dbsOf } from "../store/domain-dbs.ts";
 import { chunkIdsWithoutVector, listVectorsAfter, listVectorsPacked, putVector } from "../store/vectors.ts";
 import { embedText } from "../ingest/write-chunk.ts";
 import { actorLabelOf } from "./actor-labels.ts";
@@ -40,41 +41,13 @@ export async function changeKey(db: Db): Promise<number> {
 export async function loadRecallIndex(db: Db, embedder: Embedder | undefined, snapshots?: SnapshotStore): Promise<{ index: RecallIndex; lexical: "snapshot" | "rebuilt" }> {
   const pending = snapshots ? snapshots.load().catch(() => undefined) : Promise.resolve(undefined);
   const key = await changeKey(db);
-  const total = await countChunks(db.client);
+  // Multi-database mode: one index over every domain's database (ids are unique across them, src/store/domain-dbs.ts).
+  const dbs = dbsOf(db);
+  let total = 0;
+  for (const d of dbs) total += await countChunks(d.client);
   const index = new RecallIndex(embedder?.dim, createOramaLexicalIndex(), total + 1024);
-  for (let after = 0; ;) {
-    const page = await listChunkLabelsAfter(db.client, after, LABEL_PAGE);
-    if (!page.length) break;
-    for (const c of page) {
-      index.labels.set(c.id, labelsOf(c));
-      if (c.meta) index.actors.set(c.id, actorLabelOf(c.meta));
-    }
-    after = page[page.length - 1].id;
-  }
-  if (embedder) {
-    // Chunks without a vector (first boot with an embedder, or after a model change) are embedded now.
-    for (;;) {
-      const ids = await chunkIdsWithoutVector(db.client, 256);
-      if (!ids.length) break;
-      const chunks = await getChunks(db.client, ids);
-      const vecs = await embedder.embed(chunks.map(embedText));
-      await db.write(async (tx) => {
-        for (let i = 0; i < chunks.length; i++) await putVector(tx, chunks[i].id, vecs[i]);
-      });
-    }
-    for (let after = 0; ;) {
-      const packed = await listVectorsPacked(db.client, after, VECTOR_PAGE, embedder.dim);
-      const page = packed
-        ? packed.ids.map((id, i) => ({ id, vec: packed.data.subarray(i * embedder.dim, (i + 1) * embedder.dim) }))
-        : await listVectorsAfter(db.client, after, 10000);
-      if (!page.length) break;
-      for (const v of page) {
-        const l = index.labels.get(v.id);
-        if (l) index.addVector(v.id, l.domain, v.vec);
-      }
-      after = page[page.length - 1].id;
-    }
-  }
+  for (const d of dbs) await loadLabels(d, index);
+  if (embedder) for (const d of dbs) await loadVectors(d, index, embedder);
   // The snapshot serves when it is current (same audit head and chunk count); otherwise the text is re-indexed.
   const lexical = loadLexicalIndex(await pending);
   const fresh = lexical !== null && lexical.changeCounter === key && lexical.size === total;
@@ -84,13 +57,52 @@ export async function loadRecallIndex(db: Db, embedder: Embedder | undefined, sn
     index.lexical = lexical!;
   }
   else {
-    for (let after = 0; ;) {
-      const page = await listChunksAfter(db.client, after, 1000);
-      if (!page.length) break;
-      for (const c of page) index.lexical.add({ id: c.id, title: c.title, content: c.content });
-      after = page[page.length - 1].id;
+    for (const d of dbs) {
+      for (let after = 0; ;) {
+        const page = await listChunksAfter(d.client, after, 1000);
+        if (!page.length) break;
+        for (const c of page) index.lexical.add({ id: c.id, title: c.title, content: c.content });
+        after = page[page.length - 1].id;
+      }
     }
   }
   index.lexical.changeCounter = key;
   return { index, lexical: fresh ? "snapshot" : "rebuilt" };
+}
+
+async function loadLabels(db: Db, index: RecallIndex): Promise<void> {
+  for (let after = 0; ;) {
+    const page = await listChunkLabelsAfter(db.client, after, LABEL_PAGE);
+    if (!page.length) break;
+    for (const c of page) {
+      index.labels.set(c.id, labelsOf(c));
+      if (c.meta) index.actors.set(c.id, actorLabelOf(c.meta));
+    }
+    after = page[page.length - 1].id;
+  }
+}
+
+async function loadVectors(db: Db, index: RecallIndex, embedder: Embedder): Promise<void> {
+  // Chunks without a vector (first boot with an embedder, or after a model change) are embedded now.
+  for (;;) {
+    const ids = await chunkIdsWithoutVector(db.client, 256);
+    if (!ids.length) break;
+    const chunks = await getChunks(db.client, ids);
+    const vecs = await embedder.embed(chunks.map(embedText));
+    await db.write(async (tx) => {
+      for (let i = 0; i < chunks.length; i++) await putVector(tx, chunks[i].id, vecs[i]);
+    });
+  }
+  for (let after = 0; ;) {
+    const packed = await listVectorsPacked(db.client, after, VECTOR_PAGE, embedder.dim);
+    const page = packed
+      ? packed.ids.map((id, i) => ({ id, vec: packed.data.subarray(i * embedder.dim, (i + 1) * embedder.dim) }))
+      : await listVectorsAfter(db.client, after, 10000);
+    if (!page.length) break;
+    for (const v of page) {
+      const l = index.labels.get(v.id);
+      if (l) index.addVector(v.id, l.domain, v.vec);
+    }
+    after = page[page.length - 1].id;
+  }
 }

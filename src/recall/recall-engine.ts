@@ -59,7 +59,8 @@ export async function createRecallEngine(o: {
   // The vector leg: an exact scan of the in-memory matrix, or libSQL's DiskANN index on a remote server or
   // above the documented size (README "Recall": its recall@10 against the exact scan is measured there).
   const mode = o.vectorIndex ?? "auto";
-  const useAnn = index.vectors !== undefined &&
+  // Multi-database mode keeps the exact in-memory scan: an engine-side vector index lives in one database only.
+  const useAnn = index.vectors !== undefined && o.db.router === undefined &&
     (mode === "diskann" || (mode === "auto" && (o.remote === true || index.vectors.size > (o.vectorScanMax ?? 200_000))));
   if (useAnn) await ensureVectorAnnIndex(o.db.client);
   const deps: RecallDeps = {

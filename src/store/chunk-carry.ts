@@ -5,6 +5,7 @@
  * carry them and an import can write them back.
  */
 import type { Exec } from "./db.ts";
+import { localOf } from "./domain-dbs.ts";
 
 /** An entity linked to the chunk, or an endpoint of one of its edges. */
 export interface CarriedEntity {
@@ -34,6 +35,7 @@ export interface CarriedFile {
 
 /** Entities and current edges of one chunk, endpoints included, by display name. */
 export async function graphOfChunk(ex: Exec, chunkId: number): Promise<{ entities: CarriedEntity[]; edges: CarriedEdge[] }> {
+  ex = localOf(ex);
   const linked = await ex.execute({
     sql: `SELECT e.display_name AS n, e.type AS t, l.subject AS s FROM entity_chunks l JOIN entities e ON e.id = l.entity_id
           WHERE l.chunk_id = ? ORDER BY e.id`,

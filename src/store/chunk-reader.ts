@@ -58,6 +58,16 @@ export function chunkReaderAttached(db: Db): boolean {
 /** Reads many chunks by id (any order, unknown ids skipped) through the prepared statement when there is one. */
 export async function fetchChunks(db: Db, ids: readonly number[]): Promise<Chunk[]> {
   if (ids.length === 0) return [];
+  // Multi-database mode: each id is read from the database its range names (src/store/domain-dbs.ts).
+  if (db.router !== undefined) {
+    const out: Chunk[] = [];
+    for (const [d, part] of db.router.groupIds(ids)) out.push(...(await fetchFrom(d, part)));
+    return out;
+  }
+  return await fetchFrom(db, ids);
+}
+
+async function fetchFrom(db: Db, ids: readonly number[]): Promise<Chunk[]> {
   const stmt = fetchers.get(db);
   if (stmt === undefined) return await getChunks(db.client, [...ids]);
   const rows = stmt.all(JSON.stringify(ids)) as unknown[][];

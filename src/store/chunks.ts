@@ -5,6 +5,7 @@
 import type { InValue, Row } from "@libsql/client";
 import type { Chunk, IngestKind, NewChunk } from "../core/types.ts";
 import type { Exec } from "./db.ts";
+import { localOf } from "./domain-dbs.ts";
 
 /** The chunk columns every read selects, in this order (`chunk-reader.ts` reads them by position). */
 export const CHUNK_COLS = `id, title, content, domain, content_hash, source, origin, origin_source, memory_kind, lawful_basis,
@@ -54,6 +55,7 @@ const ROW_SLOTS = `(${INSERT_COLS.map(() => "?").join(", ")})`;
 
 /** Inserts a chunk and returns it as stored. */
 export async function insertChunk(ex: Exec, c: NewChunk, createdAt: string): Promise<Chunk> {
+  ex = localOf(ex);
   return (await insertChunks(ex, [{ chunk: c, createdAt }]))[0];
 }
 
@@ -64,6 +66,7 @@ export async function insertChunk(ex: Exec, c: NewChunk, createdAt: string): Pro
  * content_hash is UNIQUE).
  */
 export async function insertChunks(ex: Exec, items: readonly { chunk: NewChunk; createdAt: string }[]): Promise<Chunk[]> {
+  ex = localOf(ex);
   const out: Chunk[] = [];
   for (let i = 0; i < items.length; i += 200) {
     const rows = items.slice(i, i + 200).map((it) => chunkRow(it.chunk, it.createdAt));
@@ -84,6 +87,7 @@ export async function insertChunks(ex: Exec, items: readonly { chunk: NewChunk; 
 
 /** Finds chunks by content hash, many at once (ingest batches); keyed by hash. */
 export async function findChunksByHashes(ex: Exec, hashes: readonly string[]): Promise<Map<string, Chunk>> {
+  ex = localOf(ex);
   const out = new Map<string, Chunk>();
   const unique = [...new Set(hashes)];
   for (let i = 0; i < unique.length; i += 900) {
@@ -99,18 +103,21 @@ export async function findChunksByHashes(ex: Exec, hashes: readonly string[]): P
 
 /** Finds a chunk by its content hash. */
 export async function findChunkByHash(ex: Exec, hash: string): Promise<Chunk | undefined> {
+  ex = localOf(ex);
   const rs = await ex.execute({ sql: `SELECT ${CHUNK_COLS} FROM chunks WHERE content_hash = ?`, args: [hash] });
   return rs.rows.length ? rowToChunk(rs.rows[0]) : undefined;
 }
 
 /** Reads one chunk by id. */
 export async function getChunk(ex: Exec, id: number): Promise<Chunk | undefined> {
+  ex = localOf(ex);
   const rs = await ex.execute({ sql: `SELECT ${CHUNK_COLS} FROM chunks WHERE id = ?`, args: [id] });
   return rs.rows.length ? rowToChunk(rs.rows[0]) : undefined;
 }
 
 /** Reads many chunks by id (any order). */
 export async function getChunks(ex: Exec, ids: number[]): Promise<Chunk[]> {
+  ex = localOf(ex);
   const out: Chunk[] = [];
   for (let i = 0; i < ids.length; i += 900) {
     const part = ids.slice(i, i + 900);
@@ -125,6 +132,7 @@ export async function getChunks(ex: Exec, ids: number[]): Promise<Chunk[]> {
 
 /** Pages through all chunks in id order (for index rebuilds and export). */
 export async function listChunksAfter(ex: Exec, afterId: number, limit: number): Promise<Chunk[]> {
+  ex = localOf(ex);
   const rs = await ex.execute({
     sql: `SELECT ${CHUNK_COLS} FROM chunks WHERE id > ? ORDER BY id LIMIT ?`,
     args: [afterId, limit],
@@ -134,12 +142,14 @@ export async function listChunksAfter(ex: Exec, afterId: number, limit: number):
 
 /** Deletes a chunk row; returns true when a row was removed. */
 export async function deleteChunkRow(ex: Exec, id: number): Promise<boolean> {
+  ex = localOf(ex);
   const rs = await ex.execute({ sql: "DELETE FROM chunks WHERE id = ?", args: [id] });
   return rs.rowsAffected > 0;
 }
 
 /** Counts chunks, optionally in one domain. */
 export async function countChunks(ex: Exec, domain?: string): Promise<number> {
+  ex = localOf(ex);
   const rs = domain === undefined
     ? await ex.execute("SELECT COUNT(*) AS n FROM chunks")
     : await ex.execute({ sql: "SELECT COUNT(*) AS n FROM chunks WHERE domain = ?", args: [domain] });
@@ -148,6 +158,7 @@ export async function countChunks(ex: Exec, domain?: string): Promise<number> {
 
 /** Chunk ids of one domain (for domain drops). */
 export async function chunkIdsInDomain(ex: Exec, domain: string): Promise<number[]> {
+  ex = localOf(ex);
   const rs = await ex.execute({ sql: "SELECT id FROM chunks WHERE domain = ?", args: [domain] });
   return rs.rows.map((r) => Number(r.id));
 }
@@ -162,6 +173,7 @@ export type ChunkLabelRow = Pick<Chunk, "id" | "domain" | "source" | "createdAt"
  * recall reads (`conversation`, `owner`; issue 24) is carried.
  */
 export async function listChunkLabelsAfter(ex: Exec, afterId: number, limit: number): Promise<ChunkLabelRow[]> {
+  ex = localOf(ex);
   const rs = await ex.execute({
     sql: `SELECT json_group_array(json_array(id, domain, source, created_at, flagged, expires_at, conv, owner)) AS page
           FROM (SELECT id, domain, source, created_at, flagged, expires_at,

@@ -16,6 +16,19 @@ export interface Exec {
   execute(stmt: InStatement): Promise<ResultSet>;
 }
 
+/**
+ * Multi-database mode (issue 20, SPEC §2.5): which database holds a domain's rows or an id. Declared here so the
+ * handle carries it without an import cycle; `DomainDbs` (src/store/domain-dbs.ts) implements it.
+ */
+export interface DomainRouter {
+  /** The database holding `domain`'s chunks, vectors, graph rows and tombstones. */
+  forDomain(domain: string): Db;
+  /** The databases that may hold these ids (one per id range; ids from before the move may be in several). */
+  groupIds(ids: readonly number[]): [Db, number[]][];
+  /** Every database: the global one first, then one per domain in shard order. */
+  all(): Db[];
+}
+
 /** A libSQL database with a serialised write transaction helper. */
 export class Db {
   readonly client: Client;
@@ -30,6 +43,9 @@ export class Db {
    * transaction then takes, best effort), `inTx` inside it (secure_delete may be set there, synchronous not).
    */
   pragmas: { before: string[]; inTx: string[] } = { before: [], inTx: [] };
+
+  /** Set on the global database in multi-database mode (`CAIRN_MULTI_DB=true`). */
+  router?: DomainRouter;
 
   constructor(client: Client, local: boolean) {
     this.client = client;

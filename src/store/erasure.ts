@@ -6,6 +6,7 @@
  * cut into statements of at most 900, and keep the issued certificates.
  */
 import type { Exec } from "./db.ts";
+import { localOf } from "./domain-dbs.ts";
 
 /** SPEC §8: ids per statement in every erasure list. */
 export const ERASURE_CHUNK = 900;
@@ -21,12 +22,14 @@ export function idParts(ids: readonly number[], size = ERASURE_CHUNK): number[][
 
 /** Chunk ids whose `meta.owner` equals `owner`. */
 export async function chunkIdsByOwner(ex: Exec, owner: string): Promise<number[]> {
+  ex = localOf(ex);
   const rs = await ex.execute({ sql: "SELECT id FROM chunks WHERE json_extract(meta, '$.owner') = ? ORDER BY id", args: [owner] });
   return rs.rows.map((r) => Number(r.id));
 }
 
 /** Chunk ids whose content or title contains `needle` (ASCII case-insensitive). */
 export async function chunkIdsMatching(ex: Exec, needle: string): Promise<number[]> {
+  ex = localOf(ex);
   const rs = await ex.execute({
     sql: "SELECT id FROM chunks WHERE instr(lower(content), lower(?)) > 0 OR instr(lower(coalesce(title, '')), lower(?)) > 0 ORDER BY id",
     args: [needle, needle],
@@ -36,6 +39,7 @@ export async function chunkIdsMatching(ex: Exec, needle: string): Promise<number
 
 /** The ids among `ids` that are stored chunks. */
 export async function existingChunkIds(ex: Exec, ids: readonly number[]): Promise<number[]> {
+  ex = localOf(ex);
   const out: number[] = [];
   for (const part of idParts(ids)) {
     const rs = await ex.execute({ sql: `SELECT id FROM chunks WHERE id IN (${marks(part.length)})`, args: part });
@@ -50,6 +54,7 @@ export async function existingChunkIds(ex: Exec, ids: readonly number[]): Promis
  * vectors and the chunk rows. Returns the number of chunk rows removed.
  */
 export async function purgeChunkRows(ex: Exec, ids: readonly number[], reason: string, deletedAt: string): Promise<number> {
+  ex = localOf(ex);
   const hasVectors = (await ex.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chunk_vectors'")).rows.length > 0;
   let removed = 0;
   for (const part of idParts(ids)) {
@@ -69,6 +74,7 @@ export async function purgeChunkRows(ex: Exec, ids: readonly number[], reason: s
 
 /** Entity ids whose name or display name contains `needle` (ASCII case-insensitive). */
 export async function entityIdsMatching(ex: Exec, needle: string): Promise<number[]> {
+  ex = localOf(ex);
   const rs = await ex.execute({
     sql: "SELECT id FROM entities WHERE instr(lower(name), lower(?)) > 0 OR instr(lower(display_name), lower(?)) > 0 ORDER BY id",
     args: [needle, needle],
@@ -78,6 +84,7 @@ export async function entityIdsMatching(ex: Exec, needle: string): Promise<numbe
 
 /** Deletes entities and every relationship edge touching them (erasure overrides edge retention), 900 ids per statement. */
 export async function deleteEntitiesWithEdges(ex: Exec, ids: readonly number[]): Promise<{ entities: number; relations: number }> {
+  ex = localOf(ex);
   let entities = 0;
   let relations = 0;
   for (const part of idParts(ids)) {

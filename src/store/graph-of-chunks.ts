@@ -4,11 +4,13 @@
  * chunks add to a node's in-memory graph model.
  */
 import type { Exec } from "./db.ts";
+import { localOf } from "./domain-dbs.ts";
 import { entitiesById } from "./graph-read.ts";
 import { EDGE_COLS, edgeFromRow, type EdgeRow, type EntityChunkLink, type EntityRow } from "./graph-rows.ts";
 
 /** Entities, owned edges and entity links of the chunks. */
 export async function graphOfChunks(ex: Exec, chunkIds: readonly number[]): Promise<{ entities: EntityRow[]; edges: EdgeRow[]; links: EntityChunkLink[] }> {
+  ex = localOf(ex);
   const edges: EdgeRow[] = [];
   const links: EntityChunkLink[] = [];
   for (let i = 0; i < chunkIds.length; i += 500) {

@@ -4,6 +4,7 @@
  * triple's history, and the bulk load the in-memory graph is built from.
  */
 import type { Exec } from "./db.ts";
+import { localOf } from "./domain-dbs.ts";
 import { EDGE_COLS, edgeFromRow, type EdgeRow, type EntityChunkLink, type EntityRow } from "./graph-rows.ts";
 
 function entityFromRow(r: Record<string, unknown>): EntityRow {
@@ -14,16 +15,21 @@ function entityFromRow(r: Record<string, unknown>): EntityRow {
 
 /** Entities with this lowercased name, in every domain (`global` first, then by domain name). */
 export async function entitiesNamed(ex: Exec, name: string, domain?: string): Promise<EntityRow[]> {
+  ex = localOf(ex);
   const rs = await ex.execute({
     sql: `SELECT id, domain, name, display_name, type FROM entities WHERE name = ? ${domain === undefined ? "" : "AND domain = ?"}
           ORDER BY CASE WHEN domain = 'global' THEN 0 ELSE 1 END, domain`,
     args: domain === undefined ? [name] : [name, domain],
   });
-  return rs.rows.map((r) => entityFromRow(r as unknown as Record<string, unknown>));
+  // Re-sorted here too: a multi-database read (`unionReader`) concatenates each database's ordered rows.
+  const rank = (d: string) => (d === "global" ? 0 : 1);
+  return rs.rows.map((r) => entityFromRow(r as unknown as Record<string, unknown>))
+    .sort((a, b) => rank(a.domain) - rank(b.domain) || (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0));
 }
 
 /** Entities by id. */
 export async function entitiesById(ex: Exec, ids: readonly number[]): Promise<Map<number, EntityRow>> {
+  ex = localOf(ex);
   const out = new Map<number, EntityRow>();
   const uniq = [...new Set(ids)];
   for (let i = 0; i < uniq.length; i += 500) {
@@ -42,6 +48,7 @@ export async function entitiesById(ex: Exec, ids: readonly number[]): Promise<Ma
 
 /** Entities of a domain with these lowercased names. */
 export async function entitiesByNames(ex: Exec, domain: string, names: readonly string[]): Promise<EntityRow[]> {
+  ex = localOf(ex);
   const out: EntityRow[] = [];
   const uniq = [...new Set(names)];
   for (let i = 0; i < uniq.length; i += 500) {
@@ -57,12 +64,14 @@ export async function entitiesByNames(ex: Exec, domain: string, names: readonly 
 
 /** Whether a domain has any entity (a batch into one without skips mention extraction). */
 export async function domainHasEntities(ex: Exec, domain: string): Promise<boolean> {
+  ex = localOf(ex);
   const rs = await ex.execute({ sql: "SELECT 1 FROM entities WHERE domain = ? LIMIT 1", args: [domain] });
   return rs.rows.length > 0;
 }
 
 /** Every edge version touching an entity (either end), by id. */
 export async function edgesTouching(ex: Exec, entityId: number): Promise<EdgeRow[]> {
+  ex = localOf(ex);
   const rs = await ex.execute({
     sql: `SELECT ${EDGE_COLS} FROM relations WHERE from_id = ? UNION SELECT ${EDGE_COLS} FROM relations WHERE to_id = ? ORDER BY id`,
     args: [entityId, entityId],
@@ -72,6 +81,7 @@ export async function edgesTouching(ex: Exec, entityId: number): Promise<EdgeRow
 
 /** Current edges from one entity to another. */
 export async function currentEdgesBetween(ex: Exec, fromId: number, toId: number): Promise<EdgeRow[]> {
+  ex = localOf(ex);
   const rs = await ex.execute({
     sql: `SELECT ${EDGE_COLS} FROM relations WHERE from_id = ? AND to_id = ? AND superseded_at IS NULL ORDER BY type, id`,
     args: [fromId, toId],
@@ -81,6 +91,7 @@ export async function currentEdgesBetween(ex: Exec, fromId: number, toId: number
 
 /** One edge row by id. */
 export async function edgeById(ex: Exec, id: number): Promise<EdgeRow | undefined> {
+  ex = localOf(ex);
   const rs = await ex.execute({ sql: `SELECT ${EDGE_COLS} FROM relations WHERE id = ?`, args: [id] });
   return rs.rows.length ? edgeFromRow(rs.rows[0] as unknown as Record<string, unknown>) : undefined;
 }
@@ -95,6 +106,7 @@ export async function scanGraph(ex: Exec, sink: {
   edge(e: EdgeRow): void;
   link(l: EntityChunkLink): void;
 }, pageSize = 10_000): Promise<void> {
+  ex = localOf(ex);
   for (let after = 0; ;) {
     const rs = await ex.execute({ sql: "SELECT id, domain, name, display_name, type FROM entities WHERE id > ? ORDER BY id LIMIT ?", args: [after, pageSize] });
     for (const r of rs.rows) sink.entity(entityFromRow(r as unknown as Record<string, unknown>));
@@ -121,6 +133,7 @@ export async function scanGraph(ex: Exec, sink: {
 
 /** Names of the registered domains. */
 export async function domainNames(ex: Exec): Promise<Set<string>> {
+  ex = localOf(ex);
   const rs = await ex.execute("SELECT name FROM domains");
   return new Set(rs.rows.map((r) => String(r.name)));
 }

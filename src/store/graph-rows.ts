@@ -3,6 +3,7 @@
  * retiring sets `superseded_at`, nothing is ever deleted here.
  */
 import type { Exec } from "./db.ts";
+import { localOf } from "./domain-dbs.ts";
 
 /** A stored entity. */
 export interface EntityRow {
@@ -32,6 +33,7 @@ const opt = (v: unknown): string | undefined => (v === null || v === undefined ?
 
 /** Finds an entity by its lowercased name in a domain. */
 export async function findEntity(ex: Exec, domain: string, name: string): Promise<EntityRow | undefined> {
+  ex = localOf(ex);
   const rs = await ex.execute({
     sql: "SELECT id, domain, name, display_name, type FROM entities WHERE domain = ? AND name = ?",
     args: [domain, name],
@@ -53,6 +55,7 @@ export async function ensureEntity(
   e: { domain: string; name: string; displayName: string; type?: string },
   now: string,
 ): Promise<{ id: number; created: boolean }> {
+  ex = localOf(ex);
   const found = await findEntity(ex, e.domain, e.name);
   if (found) {
     if (found.type === undefined && e.type !== undefined) {
@@ -73,6 +76,7 @@ export async function upsertEntity(
   e: { domain: string; name: string; displayName: string; type?: string },
   now: string,
 ): Promise<number> {
+  ex = localOf(ex);
   const rs = await ex.execute({
     sql: `INSERT INTO entities (domain, name, display_name, type, created_at) VALUES (?, ?, ?, ?, ?)
           ON CONFLICT(domain, name) DO UPDATE SET type = COALESCE(excluded.type, entities.type)
@@ -105,6 +109,7 @@ export const EDGE_COLS = "id, domain, from_id, to_id, type, valid_at, invalid_at
 
 /** The current (not superseded) edges for one triple. */
 export async function currentEdgesFor(ex: Exec, fromId: number, type: string, toId: number): Promise<EdgeRow[]> {
+  ex = localOf(ex);
   const rs = await ex.execute({
     sql: `SELECT ${EDGE_COLS} FROM relations WHERE from_id = ? AND type = ? AND to_id = ? AND superseded_at IS NULL ORDER BY id`,
     args: [fromId, type, toId],
@@ -114,6 +119,7 @@ export async function currentEdgesFor(ex: Exec, fromId: number, type: string, to
 
 /** Every version (current and retired) of one triple, oldest first. */
 export async function edgeVersionsFor(ex: Exec, fromId: number, type: string, toId: number): Promise<EdgeRow[]> {
+  ex = localOf(ex);
   const rs = await ex.execute({
     sql: `SELECT ${EDGE_COLS} FROM relations WHERE from_id = ? AND type = ? AND to_id = ? ORDER BY created_at, id`,
     args: [fromId, type, toId],
@@ -123,6 +129,7 @@ export async function edgeVersionsFor(ex: Exec, fromId: number, type: string, to
 
 /** Inserts an edge row; returns its id. */
 export async function insertEdge(ex: Exec, e: Omit<EdgeRow, "id">): Promise<number> {
+  ex = localOf(ex);
   const rs = await ex.execute({
     sql: `INSERT INTO relations (domain, from_id, to_id, type, valid_at, invalid_at, created_at, superseded_at, edge_source, chunk_id)
           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -134,6 +141,7 @@ export async function insertEdge(ex: Exec, e: Omit<EdgeRow, "id">): Promise<numb
 
 /** Retires an edge: sets its transaction-time end (never deletes). */
 export async function retireEdge(ex: Exec, id: number, supersededAt: string): Promise<void> {
+  ex = localOf(ex);
   await ex.execute({ sql: "UPDATE relations SET superseded_at = ? WHERE id = ?", args: [supersededAt, id] });
 }
 
@@ -146,6 +154,7 @@ export interface EntityChunkLink {
 
 /** Links entities to a chunk (idempotent; a subject link is never downgraded to a mention). */
 export async function linkEntityChunks(ex: Exec, links: readonly EntityChunkLink[]): Promise<void> {
+  ex = localOf(ex);
   for (let i = 0; i < links.length; i += 300) {
     const part = links.slice(i, i + 300);
     await ex.execute({
@@ -158,11 +167,13 @@ export async function linkEntityChunks(ex: Exec, links: readonly EntityChunkLink
 
 /** Nulls the owning-chunk reference of edges a deleted chunk produced (SPEC §3). */
 export async function releaseEdgesOfChunk(ex: Exec, chunkId: number): Promise<void> {
+  ex = localOf(ex);
   await ex.execute({ sql: "UPDATE relations SET chunk_id = NULL WHERE chunk_id = ?", args: [chunkId] });
 }
 
 /** Global entity and relation totals (SPEC §2.5 with multi_db=false). */
 export async function graphTotals(ex: Exec): Promise<{ entities: number; relations: number }> {
+  ex = localOf(ex);
   const rs = await ex.execute(
     "SELECT (SELECT COUNT(*) FROM entities) AS e, (SELECT COUNT(*) FROM relations WHERE superseded_at IS NULL) AS r",
   );

@@ -5,10 +5,12 @@
  * store_meta), so a model change re-embeds instead of mixing spaces.
  */
 import type { Exec } from "./db.ts";
+import { localOf } from "./domain-dbs.ts";
 import { getMeta, setMeta } from "./health.ts";
 
 /** Ensures `chunk_vectors` matches the embedder; returns true when existing vectors must be recomputed. */
 export async function ensureVectorTable(ex: Exec, modelId: string, dim: number): Promise<boolean> {
+  ex = localOf(ex);
   if (!Number.isInteger(dim) || dim < 1 || dim > 65536) throw new Error("invalid embedding dimension");
   const current = await getMeta(ex, "embed_model_id");
   const currentDim = await getMeta(ex, "embed_dim");
@@ -23,6 +25,7 @@ export async function ensureVectorTable(ex: Exec, modelId: string, dim: number):
 
 /** Writes (or replaces) one chunk's vector. */
 export async function putVector(ex: Exec, chunkId: number, vec: Float32Array): Promise<void> {
+  ex = localOf(ex);
   await ex.execute({
     // Raw little-endian float32 bytes are the F32_BLOB layout; no JSON round trip.
     sql: "INSERT OR REPLACE INTO chunk_vectors (chunk_id, embedding) VALUES (?, ?)",
@@ -32,6 +35,7 @@ export async function putVector(ex: Exec, chunkId: number, vec: Float32Array): P
 
 /** Stores many vectors with one statement per 400 rows (a batch ingest's vectors after its chunk rows). */
 export async function putVectors(ex: Exec, rows: readonly { chunkId: number; vec: Float32Array }[]): Promise<void> {
+  ex = localOf(ex);
   for (let i = 0; i < rows.length; i += 400) {
     const part = rows.slice(i, i + 400);
     await ex.execute({
@@ -43,11 +47,13 @@ export async function putVectors(ex: Exec, rows: readonly { chunkId: number; vec
 
 /** Deletes one chunk's vector. */
 export async function deleteVector(ex: Exec, chunkId: number): Promise<void> {
+  ex = localOf(ex);
   await deleteVectors(ex, [chunkId]);
 }
 
 /** Pages through stored vectors in chunk-id order (boot-time matrix load). */
 export async function listVectorsAfter(ex: Exec, afterId: number, limit: number): Promise<{ id: number; vec: Float32Array }[]> {
+  ex = localOf(ex);
   const rs = await ex.execute({
     sql: "SELECT chunk_id, embedding FROM chunk_vectors WHERE chunk_id > ? ORDER BY chunk_id LIMIT ?",
     args: [afterId, limit],
@@ -65,6 +71,7 @@ export async function listVectorsAfter(ex: Exec, afterId: number, limit: number)
  * stored vector is not `dim` floats long; the caller then pages with `listVectorsAfter`.
  */
 export async function listVectorsPacked(ex: Exec, afterId: number, limit: number, dim: number): Promise<{ ids: number[]; data: Float32Array } | null> {
+  ex = localOf(ex);
   const rs = await ex.execute({
     sql: `SELECT json_group_array(chunk_id) AS ids, CAST(group_concat(embedding, '') AS BLOB) AS vecs, count(*) AS n,
             sum(length(embedding) = ?) AS sized
@@ -82,6 +89,7 @@ export async function listVectorsPacked(ex: Exec, afterId: number, limit: number
 
 /** Chunk ids that have no vector yet (after a model change or a crash). */
 export async function chunkIdsWithoutVector(ex: Exec, limit: number): Promise<number[]> {
+  ex = localOf(ex);
   const rs = await ex.execute({
     sql: "SELECT c.id FROM chunks c LEFT JOIN chunk_vectors v ON v.chunk_id = c.id WHERE v.chunk_id IS NULL ORDER BY c.id LIMIT ?",
     args: [limit],
@@ -95,6 +103,7 @@ async function hasVectorTable(ex: Exec): Promise<boolean> {
 
 /** Deletes the vectors of many chunks, 900 ids per statement (SPEC §8). */
 export async function deleteVectors(ex: Exec, ids: number[]): Promise<void> {
+  ex = localOf(ex);
   if (!ids.length || !(await hasVectorTable(ex))) return;
   for (let i = 0; i < ids.length; i += 900) {
     const part = ids.slice(i, i + 900);
@@ -110,11 +119,13 @@ const ANN_INDEX = "chunk_vectors_ann";
  * existing rows is slow (minutes at 50k); afterwards every vector write maintains it.
  */
 export async function ensureVectorAnnIndex(ex: Exec): Promise<void> {
+  ex = localOf(ex);
   await ex.execute(`CREATE INDEX IF NOT EXISTS ${ANN_INDEX} ON chunk_vectors(libsql_vector_idx(embedding, 'metric=cosine', 'compress_neighbors=float8'))`);
 }
 
 /** Approximate top-k by cosine through the DiskANN index; scores are cosines, best first, ties by id. */
 export async function annSearch(ex: Exec, vec: Float32Array, k: number): Promise<{ id: number; score: number }[]> {
+  ex = localOf(ex);
   const bytes = new Uint8Array(vec.buffer, vec.byteOffset, vec.byteLength).slice();
   const rs = await ex.execute({
     sql: `SELECT v.chunk_id AS id, vector_distance_cos(v.embedding, ?) AS d

@@ -8,6 +8,7 @@ import type { Embedder } from "../../src/embed/embedder.ts";
 import { openMemory, type Memory, type MemoryPorts } from "../../src/memory.ts";
 import { loadEmbedder } from "../../src/runtime/model-loader.ts";
 import { readSecretFile } from "../../src/runtime/platform.ts";
+import { domainFilesBeside } from "../../src/runtime/domain-files.ts";
 
 /** An opened test memory with its app. */
 export interface TestMemory {
@@ -38,9 +39,11 @@ let staticEmbedder: Promise<Embedder | undefined> | undefined;
  */
 export async function openTestMemory(env: Record<string, string> = {}, ports: Partial<MemoryPorts> = {}, dir = tempDir()): Promise<TestMemory> {
   const dbPath = join(dir, "cairn.db");
-  const config = parseConfig({ CAIRN_DB_PATH: dbPath, ...env });
+  // `npm run test:multi-db` re-runs chosen behaviour suites with every domain in its own database (issue 20).
+  const multi = process.env.CAIRN_TEST_MULTI_DB === "1" && env.CAIRN_DB_URL === undefined ? { CAIRN_MULTI_DB: "true" } : {};
+  const config = parseConfig({ CAIRN_DB_PATH: dbPath, ...multi, ...env });
   const embedder = "embedder" in ports || config.embedKind !== "static" ? undefined : await (staticEmbedder ??= loadEmbedder(config));
-  const memory = await openMemory(config, { rssBytes: () => process.memoryUsage().rss, readSecretFile, embedder, ...ports });
+  const memory = await openMemory(config, { rssBytes: () => process.memoryUsage().rss, readSecretFile, embedder, domainFiles: domainFilesBeside(dbPath), ...ports });
   const app = createApp(memory, { openapiYaml });
   return {
     dir, dbPath, memory, app,

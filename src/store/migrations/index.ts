@@ -18,6 +18,7 @@ import { m065Claims } from "./m065-claims.ts";
 import { m060Kcs } from "./m060-kcs.ts";
 import { m050Connectors } from "./m050-connectors.ts";
 import { m070ChunkChanges } from "./m070-chunk-changes.ts";
+import { m100DomainShards } from "./m100-domain-shards.ts";
 
 /** All migrations, applied in version order (merges may list them out of order). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -50,6 +51,8 @@ export const MIGRATIONS: readonly Migration[] = [
   m095ProposalMeta,
   // recall quality (issue 24, range 110–119): UMP episodic turns find their session's earlier turns
   m110ConversationSession,
+  // per-domain databases (issue 20, helper range 100–109)
+  m100DomainShards,
 ].sort((a, b) => a.version - b.version);
 
 /** The schema version and stamp this server knows. */
