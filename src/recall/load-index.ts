@@ -9,6 +9,7 @@ import { DEFAULT_BM25_PARAMS } from "../lexical/bm25-params.ts";
 import { createOramaLexicalIndex } from "../lexical/orama-lexical-index.ts";
 import { loadLexicalIndex } from "../lexical/load-lexical-index.ts";
 import { auditHead } from "../store/audit.ts";
+import { exactVectorReader } from "../store/chunk-reader.ts";
 import { countChunks, getChunks, listChunkLabelsAfter, listChunksAfter } from "../store/chunks.ts";
 import type { Db } from "../store/db.ts";
 import { chunkIdsWithoutVector, listVectorsAfter, listVectorsPacked, putVector } from "../store/vectors.ts";
@@ -41,7 +42,8 @@ export async function loadRecallIndex(db: Db, embedder: Embedder | undefined, sn
   const pending = snapshots ? snapshots.load().catch(() => undefined) : Promise.resolve(undefined);
   const key = await changeKey(db);
   const total = await countChunks(db.client);
-  const index = new RecallIndex(embedder?.dim, createOramaLexicalIndex(), total + 1024);
+  // Issue 25: on a local file the matrix holds int8 rows and reads exact vectors back for its scores.
+  const index = new RecallIndex(embedder?.dim, createOramaLexicalIndex(), total + 1024, exactVectorReader(db));
   for (let after = 0; ;) {
     const page = await listChunkLabelsAfter(db.client, after, LABEL_PAGE);
     if (!page.length) break;
