@@ -53,7 +53,7 @@ async function once(): Promise<Record<string, unknown>> {
   const sample = async () => {
     const n = existsSync(probe) ? readFileSync(probe, "utf8").trim().split("\n").length : 0;
     child.kill("SIGUSR2");
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 2400; i++) {
       await sleep(50);
       const lines = existsSync(probe) ? readFileSync(probe, "utf8").trim().split("\n") : [];
       if (lines.length > n && lines[n]) return JSON.parse(lines[n]);
