@@ -22,6 +22,8 @@ const args = process.argv.slice(2);
 const opt = (n: string, d: string) => (args.includes(n) ? args[args.indexOf(n) + 1] : d);
 const STORE = resolve(opt("--store", ""));
 const DIST = resolve(opt("--dist", join(ROOT, "dist")));
+// --source DIR: serve DIR/cli.ts through tsx instead of a compiled build (larger RSS; compare like with like).
+const SOURCE = args.includes("--source") ? resolve(opt("--source", ROOT)) : undefined;
 const QUERIES = Number(opt("--queries", "1000"));
 const RUNS = Number(opt("--runs", "1"));
 const EXTRA = args.includes("--node-args") ? opt("--node-args", "").split(" ").filter(Boolean) : [];
@@ -40,7 +42,8 @@ async function once(): Promise<Record<string, unknown>> {
   const port = await freePort();
   const probe = join(STORE, `probe-${process.pid}.jsonl`);
   rmSync(probe, { force: true });
-  const child = spawn(process.execPath, ["--max-semi-space-size=4", "--expose-gc", ...EXTRA, "--import", join(ROOT, "bench", "mem-probe.mjs"), join(DIST, "cli.js"), "serve"], {
+  const entry = SOURCE ? ["--import", "tsx", join(SOURCE, "cli.ts")] : [join(DIST, "cli.js")];
+  const child = spawn(process.execPath, ["--max-semi-space-size=4", "--expose-gc", ...EXTRA, "--import", join(ROOT, "bench", "mem-probe.mjs"), ...entry, "serve"], {
     cwd: ROOT, stdio: ["ignore", "pipe", "inherit"],
     env: { ...process.env, CAIRN_DB_PATH: join(STORE, "bench.db"), CAIRN_UMP_KEY_DIR: join(STORE, "ump"), BIND_PORT: String(port), CAIRN_MAX_DOCS: "10000000", CAIRN_RATE_LIMIT_MAX: "100000000", CAIRN_MEM_PROBE: probe },
   });
@@ -79,7 +82,7 @@ const rows: Record<string, unknown>[] = [];
 for (let r = 0; r < RUNS; r++) rows.push(await once());
 const show = (label: string, s: Record<string, number>) =>
   `| ${label} | ${s.rss} | ${s.anon} | ${s.file} | ${s.heapTotal} (${s.heapUsed} used) | ${s.external} (${s.arrayBuffers} array buffers) | ${s.unaccountedAnon} | ${s.hwm} |`;
-console.log(`\n${STORE} served by ${DIST}, ${QUERIES} queries\n`);
+console.log(`\n${STORE} served by ${SOURCE ? `${SOURCE}/cli.ts (tsx)` : DIST}, ${QUERIES} queries\n`);
 console.log("| moment | RSS | anon | file | V8 heap total (used) | external (array buffers) | anon − heap − external | peak |");
 console.log("|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
