@@ -17,7 +17,9 @@
  *
  * Options: --docs N (default 50000), --queries N (default 1000), --json, --keep (leave the temp store),
  *   --cpu-prof DIR (V8 CPU profiles of the two server runs), --compare fts5 (issue 25: the same documents and
- *   queries through SQLite FTS5 in a child process, `bench/fts5.ts`, printed beside Cairn's figures).
+ *   queries through SQLite FTS5 in a child process, `bench/fts5.ts`, printed beside Cairn's figures),
+ *   --dist DIR (serve a compiled build kept elsewhere, `node DIR/cli.js serve`, instead of building this checkout:
+ *   a long run is then not affected by source edits made meanwhile, and an older commit's build can be compared).
  * Skips with a message when ../shared/data/scifact is absent.
  */
 import { execFileSync, execSync, spawn, type ChildProcess } from "node:child_process";
@@ -37,6 +39,7 @@ const DOCS = option("--docs", 50_000);
 const QUERIES = option("--queries", 1_000);
 const BATCH = 250;
 // --cpu-prof DIR: each server process writes a V8 CPU profile into DIR on exit (ingest run, then boot + queries run).
+const DIST = args.includes("--dist") ? resolve(args[args.indexOf("--dist") + 1]) : undefined;
 const PROFILE = args.includes("--cpu-prof") ? ["--cpu-prof", `--cpu-prof-dir=${resolve(args[args.indexOf("--cpu-prof") + 1])}`] : [];
 // Issue 25: ≥ 5,000 docs/s; at 50k p95 ≤ 10 ms and RSS ≤ 250 MB; at 200k (the desktop envelope) p95 ≤ 15 ms, RSS ≤ 512 MB.
 const TARGETS = DOCS > 50_000 ? { p95: 15, bootMs: 2000, rssMb: 512, docsPerS: 5000 } : { p95: 10, bootMs: 2000, rssMb: 250, docsPerS: 5000 };
@@ -66,7 +69,8 @@ async function serve(dir: string, port: number): Promise<Running> {
   // The npm bin runs the compiled dist/ when it is current (else cli.ts through tsx) in this one process,
   // so the child's pid is the one whose memory we read.
   // Same V8 setting as `npm run serve` and the bin's shebang: 4 MB young-generation semi-spaces (README "Recall").
-  const child = spawn(process.execPath, ["--max-semi-space-size=4", ...PROFILE, join(ROOT, "bin", "cairn.mjs"), "serve"], {
+  const entry = DIST ? join(DIST, "cli.js") : join(ROOT, "bin", "cairn.mjs");
+  const child = spawn(process.execPath, ["--max-semi-space-size=4", ...PROFILE, entry, "serve"], {
     cwd: ROOT, stdio: ["ignore", "pipe", "inherit"],
     env: {
       ...process.env, CAIRN_DB_PATH: join(dir, "bench.db"), CAIRN_UMP_KEY_DIR: join(dir, "ump"), BIND_PORT: String(port),
@@ -113,7 +117,7 @@ const pct = (xs: number[], p: number) => {
 };
 
 // Serve what users run after `npm ci`: the compiled build, refreshed from the current sources.
-execSync("npm run -s build", { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+if (!DIST) execSync("npm run -s build", { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
 const corpus = parseJsonl(readFileSync(join(DATA, "corpus.jsonl"), "utf8")) as { title?: string; text?: string }[];
 const queries = (parseJsonl(readFileSync(join(DATA, "queries.jsonl"), "utf8")) as { text: string }[]).map((q) => q.text);
 const docs = scaleCorpus(corpus.map((d) => ({ title: d.title ?? "", text: d.text ?? "" })), DOCS);

@@ -30,14 +30,18 @@ export interface ForwardData {
 
 const META = 1 + 2 * FIELDS;
 const TF_MAX = 0xffff;
+/** Term frequencies are filled as one byte per entry and field (issue 25: 2 bytes a posting instead of 4). */
+const TF_BYTE_MAX = 0xff;
 
 /** The heavy half of a load: postings in shared buffers, and where each forward list ends in `bytes`. */
 export interface BuiltPostings {
   /** Term t's postings are entries offset[t] .. offset[t + 1] − 1. */
   offset: Uint32Array;
   docs: Uint32Array;
-  /** Per entry and field. */
-  tfs: Uint16Array;
+  /** Per entry and field, one byte each (a count above 255 is in `wide`). */
+  tfs: Uint8Array;
+  /** Terms with a count above 255 in some entry: term id → its own per-entry, per-field Uint16 counts (rare). */
+  wide: Map<number, Uint16Array>;
   /** End offset in `bytes` of each document's field list (document then field order; absent fields end where they start). */
   ends: Uint32Array;
 }
@@ -65,7 +69,9 @@ export function fillPostings(data: ForwardData): BuiltPostings | null {
   const offset = new Uint32Array(T + 1);
   for (let t = 0; t < T; t++) offset[t + 1] = offset[t] + df[t];
   const docs = new Uint32Array(offset[T]);
-  const tfs = new Uint16Array(offset[T] * FIELDS);
+  const tfs = new Uint8Array(offset[T] * FIELDS);
+  // Counts past one byte, by entry-and-field slot (only documents repeating a word 256+ times in one field).
+  const over = new Map<number, number>();
   const ends = new Uint32Array(n * FIELDS);
   const cursor = offset.slice(0, T);
   last.fill(-1);
@@ -74,7 +80,7 @@ export function fillPostings(data: ForwardData): BuiltPostings | null {
     const mask = meta[i * META];
     for (let f = 0; f < FIELDS; f++) {
       if ((mask & (1 << f)) !== 0) {
-        at = fillField(bytes, at, meta[i * META + 2 + 2 * f], i, docNos[i], f, last, cursor, offset, docs, tfs);
+        at = fillField(bytes, at, meta[i * META + 2 + 2 * f], i, docNos[i], f, last, cursor, offset, docs, tfs, over);
         if (at < 0) return null;
       }
       ends[i * FIELDS + f] = at;
@@ -82,7 +88,25 @@ export function fillPostings(data: ForwardData): BuiltPostings | null {
   }
   if (at !== bytes.length) return null;
   for (let t = 0; t < T; t++) if (cursor[t] !== offset[t + 1]) return null;
-  return { offset, docs, tfs, ends };
+  return { offset, docs, tfs, wide: widen(over, offset, tfs), ends };
+}
+
+/** Own Uint16 counts for each term with an overflowed slot (capped at 65,535 as the store's own lists are). */
+function widen(over: Map<number, number>, offset: Uint32Array, tfs: Uint8Array): Map<number, Uint16Array> {
+  const wide = new Map<number, Uint16Array>();
+  for (const [slot, count] of over) {
+    const entry = (slot - (slot % FIELDS)) / FIELDS;
+    let lo = 0, hi = offset.length - 2;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (offset[mid] <= entry) lo = mid;
+      else hi = mid - 1;
+    }
+    let own = wide.get(lo);
+    if (!own) wide.set(lo, (own = Uint16Array.from(tfs.subarray(offset[lo] * FIELDS, offset[lo + 1] * FIELDS))));
+    own[slot - offset[lo] * FIELDS] = Math.min(TF_MAX, count);
+  }
+  return wide;
 }
 
 /** The light half: the store over the filled postings, each forward list a view onto `bytes`. Null when shapes disagree. */
@@ -113,10 +137,11 @@ export function assembleStore(data: ForwardData, b: BuiltPostings): InvertedStor
       store.sumLen[f] += store.fieldLen[slot];
     }
   }
-  const { offset, docs, tfs } = b;
+  const { offset, docs, tfs, wide } = b;
+  for (const [t, own] of wide) if (t >= T || own.length !== (offset[t + 1] - offset[t]) * FIELDS) return null;
   for (let t = 0; t < T; t++) {
     store.postings[t] = offset[t + 1] === offset[t] ? new TermPostings(1)
-      : TermPostings.over(docs.subarray(offset[t], offset[t + 1]), tfs.subarray(offset[t] * FIELDS, offset[t + 1] * FIELDS));
+      : TermPostings.over(docs.subarray(offset[t], offset[t + 1]), wide.get(t) ?? tfs.subarray(offset[t] * FIELDS, offset[t + 1] * FIELDS));
   }
   store.revision++;
   return store;
@@ -157,7 +182,7 @@ function countDocumentFrequencies(data: ForwardData, last: Int32Array): Uint32Ar
  */
 function fillField(
   bytes: Uint8Array, at: number, len: number, i: number, d: number, f: number, last: Int32Array,
-  cursor: Uint32Array, offset: Uint32Array, allDocs: Uint32Array, allTfs: Uint16Array,
+  cursor: Uint32Array, offset: Uint32Array, allDocs: Uint32Array, allTfs: Uint8Array, over: Map<number, number>,
 ): number {
   const n = bytes.length;
   const T = last.length;
@@ -177,7 +202,8 @@ function fillField(
       allDocs[cursor[t]++] = d;
     }
     const slot = (cursor[t] - 1) * FIELDS + f;
-    if (allTfs[slot] < TF_MAX) allTfs[slot]++;
+    if (allTfs[slot] < TF_BYTE_MAX) allTfs[slot]++;
+    else over.set(slot, (over.get(slot) ?? TF_BYTE_MAX) + 1);
   }
   return at;
 }

@@ -105,7 +105,7 @@ export function prebuildStore(data: unknown): ArrayBuffer[] {
 function isBuilt(v: unknown): v is BuiltPostings {
   const b = v as BuiltPostings | undefined;
   return b !== undefined && b !== null && b.offset instanceof Uint32Array && b.docs instanceof Uint32Array &&
-    b.tfs instanceof Uint16Array && b.ends instanceof Uint32Array;
+    b.tfs instanceof Uint8Array && b.wide instanceof Map && b.ends instanceof Uint32Array;
 }
 
 /** The validated forward data of an encoded store, or null. */

@@ -19,8 +19,11 @@ const TF_MAX = 0xffff;
 export class TermPostings {
   /** Document numbers, ascending; valid up to `length`. */
   docs: Uint32Array;
-  /** Term frequency per entry and field: `tfs[2 * i + field]`. */
-  tfs: Uint16Array;
+  /**
+   * Term frequency per entry and field: `tfs[2 * i + field]`. Own lists are Uint16; a list loaded from a
+   * snapshot is a one-byte view when every count fits (issue 25), widened before a count past 255 is written.
+   */
+  tfs: Uint16Array | Uint8Array;
   /** Number of documents holding the term (its document frequency). */
   length = 0;
 
@@ -33,7 +36,7 @@ export class TermPostings {
    * A full list over caller-built arrays (`docs` holds exactly `docs.length` entries), e.g. views into one
    * shared buffer at load; the first later insert copies them into arrays of its own.
    */
-  static over(docs: Uint32Array, tfs: Uint16Array): TermPostings {
+  static over(docs: Uint32Array, tfs: Uint16Array | Uint8Array): TermPostings {
     const p = new TermPostings(0);
     p.docs = docs;
     p.tfs = tfs;
@@ -67,7 +70,9 @@ export class TermPostings {
       if (i < 0) i = this.insertAt(this.lowerBound(doc), doc);
     }
     const slot = i * FIELDS + field;
-    this.tfs[slot] = Math.min(TF_MAX, this.tfs[slot] + count);
+    const tf = Math.min(TF_MAX, this.tfs[slot] + count);
+    if (tf > 0xff && this.tfs.BYTES_PER_ELEMENT === 1) this.tfs = Uint16Array.from(this.tfs);
+    this.tfs[slot] = tf;
   }
 
   /** Clears `field` of `doc`; drops the entry when no field holds the term any more. */

@@ -9,6 +9,7 @@ import { DEFAULT_BM25_PARAMS } from "../lexical/bm25-params.ts";
 import { createOramaLexicalIndex } from "../lexical/orama-lexical-index.ts";
 import { loadLexicalIndex } from "../lexical/load-lexical-index.ts";
 import { auditHead } from "../store/audit.ts";
+import { exactVectorReader } from "../store/chunk-reader.ts";
 import { countChunks, getChunks, listChunkLabelsAfter, listChunksAfter } from "../store/chunks.ts";
 import type { Db } from "../store/db.ts";
 import { dbsOf } from "../store/domain-dbs.ts";
@@ -45,7 +46,10 @@ export async function loadRecallIndex(db: Db, embedder: Embedder | undefined, sn
   const dbs = dbsOf(db);
   let total = 0;
   for (const d of dbs) total += await countChunks(d.client);
-  const index = new RecallIndex(embedder?.dim, createOramaLexicalIndex(), total + 1024);
+  // Issue 25: on a local single file the matrix holds int8 rows and reads exact vectors back for its scores; the
+  // exact reader knows one database, so multi-database mode keeps float32 rows.
+  const exact = db.router === undefined ? exactVectorReader(db) : undefined;
+  const index = new RecallIndex(embedder?.dim, createOramaLexicalIndex(), total + 1024, exact);
   for (const d of dbs) await loadLabels(d, index);
   if (embedder) for (const d of dbs) await loadVectors(d, index, embedder);
   // The snapshot serves when it is current (same audit head and chunk count); otherwise the text is re-indexed.

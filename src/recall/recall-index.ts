@@ -11,7 +11,7 @@ import type { IndexHooks } from "../ingest/ports.ts";
 import { createOramaLexicalIndex } from "../lexical/orama-lexical-index.ts";
 import type { LexicalIndex } from "../lexical/lexical-index.ts";
 import { createAnalyzer } from "../lexical/analyzer.ts";
-import { MatrixIndex } from "../vector/matrix-index.ts";
+import { type ExactVectors, MatrixIndex } from "../vector/matrix-index.ts";
 import { actorLabelOf, ActorLabels } from "./actor-labels.ts";
 import { type ChunkLabels, LabelTable } from "./label-table.ts";
 
@@ -28,9 +28,12 @@ export class RecallIndex implements IndexHooks {
   private sums = new Map<string, { sum: Float64Array; n: number }>();
   private centroidCache: Map<string, Float32Array> | undefined;
 
-  /** `expected`: rows to reserve up front (boot knows the chunk count; growing by doubling costs a transient copy). */
-  constructor(dim: number | undefined, lexical: LexicalIndex = createOramaLexicalIndex(), expected = 1024) {
-    this.vectors = dim ? new MatrixIndex(dim, Math.max(1024, expected)) : undefined;
+  /**
+   * `expected`: rows to reserve up front (boot knows the chunk count; growing by doubling costs a transient copy).
+   * `exact`: where the stored vectors can be read back exactly; the matrix then holds int8 rows (issue 25).
+   */
+  constructor(dim: number | undefined, lexical: LexicalIndex = createOramaLexicalIndex(), expected = 1024, exact?: ExactVectors) {
+    this.vectors = dim ? new MatrixIndex(dim, Math.max(1024, expected), exact) : undefined;
     this.labels = new LabelTable(Math.max(1024, expected));
     this.lexical = lexical;
   }

@@ -24,6 +24,10 @@ interface ReadConn { exec(sql: string): unknown; prepare(sql: string): { raw(on?
 
 /** The prepared fetch of each open store (absent: fall back to the client). */
 const fetchers = new WeakMap<Db, Prepared>();
+/** The read connection of each open store (exact vectors are read on it too). */
+const readers = new WeakMap<Db, ReadConn>();
+
+const VECTORS_SQL = "SELECT chunk_id, embedding FROM chunk_vectors WHERE chunk_id IN (SELECT value FROM json_each(?))";
 
 /**
  * Opens the read connection of a local store and prepares the fetch; closed with the store. Best effort:
@@ -40,8 +44,10 @@ export async function attachChunkReader(db: Db, path: string): Promise<boolean> 
     // A small page cache: the main connection keeps the hot pages; this one reads a few rows per query.
     conn.exec("PRAGMA cache_size = -512");
     fetchers.set(db, conn.prepare(FETCH_SQL).raw(true));
+    readers.set(db, conn);
     db.closers.push(() => {
       fetchers.delete(db);
+      readers.delete(db);
       conn.close();
     });
     return true;
@@ -53,6 +59,33 @@ export async function attachChunkReader(db: Db, path: string): Promise<boolean> 
 /** True when the store's fetches go through the prepared statement (a local file on a runtime with the driver). */
 export function chunkReaderAttached(db: Db): boolean {
   return fetchers.has(db);
+}
+
+/**
+ * Issue 25: a synchronous reader of stored vectors (the F32_BLOB bytes as float32) on the read connection, so
+ * the in-memory matrix can hold int8 rows and still return exact scores (src/vector/matrix-index.ts). Undefined
+ * without a read connection (a remote server; a runtime without the driver): the matrix then keeps float32 rows.
+ * The statement is prepared on first use (the vector table is created after the store opens).
+ */
+export function exactVectorReader(db: Db): { read(ids: readonly number[]): Map<number, Float32Array> } | undefined {
+  const conn = readers.get(db);
+  if (conn === undefined) return undefined;
+  let stmt: Prepared | undefined;
+  return {
+    read(ids) {
+      const out = new Map<number, Float32Array>();
+      if (ids.length === 0 || !readers.has(db)) return out;
+      stmt ??= conn.prepare(VECTORS_SQL).raw(true);
+      for (const [id, blob] of stmt.all(JSON.stringify(ids)) as [number | bigint, Uint8Array | ArrayBuffer][]) {
+        const bytes = blob instanceof Uint8Array ? blob : new Uint8Array(blob);
+        // A copy into an aligned buffer of its own (a driver's blob may sit at any offset of a shared one).
+        const vec = new Float32Array(bytes.byteLength >>> 2);
+        new Uint8Array(vec.buffer).set(bytes.subarray(0, vec.byteLength));
+        out.set(Number(id), vec);
+      }
+      return out;
+    },
+  };
 }
 
 /** Reads many chunks by id (any order, unknown ids skipped) through the prepared statement when there is one. */

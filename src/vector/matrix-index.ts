@@ -6,6 +6,13 @@
  * with a heap; ties go to the smaller id, so results never depend on insertion
  * or removal order. At 50k × 100-d one query scans in a few milliseconds
  * (`scripts/bench-vector.ts`), inside the desktop envelope of SPEC §8.
+ *
+ * Issue 25 (RSS): given an `ExactVectors` source (the stored F32_BLOBs, read on
+ * the store's query-only connection), rows are held as int8 with one float32
+ * scale per row — a quarter of the memory — and every score returned is still
+ * the exact float32 one: `scoreIds` scores the stored vectors, and `search`
+ * ranks by the int8 rows, then rescores a head from the stored vectors and
+ * widens it until the error bound proves no row outside could enter the top k.
  */
 
 import { MemoryError } from "../core/errors.ts";
@@ -13,19 +20,39 @@ import { type ScoredId, TopK } from "./top-k.ts";
 
 export type { ScoredId } from "./top-k.ts";
 
+/** The exact vectors of ids (ids without one are absent from the map); synchronous, read where they are stored. */
+export interface ExactVectors {
+  read(ids: readonly number[]): Map<number, Float32Array>;
+}
+
 /** Exact-scan vector index keyed by integer entry ids. */
 export class MatrixIndex {
   /** Length of every stored vector. */
   readonly dim: number;
-  #data: Float32Array;
+  /** float32 rows (no exact source) or int8 rows (with one). */
+  #data: Float32Array | Int8Array;
+  /** Per-row dequantisation scale of int8 rows (x ≈ scale · q). */
+  #scale: Float32Array;
   #ids: number[] = [];
   readonly #slots = new Map<number, number>();
+  readonly #exact: ExactVectors | undefined;
 
-  /** An empty index for `dim`-dimensional vectors, with room for `capacity` rows before growing. */
-  constructor(dim: number, capacity = 1024) {
+  /**
+   * An empty index for `dim`-dimensional vectors, with room for `capacity` rows before growing. With `exact`,
+   * rows are kept as int8 and every returned score is computed from `exact` (see the file comment).
+   */
+  constructor(dim: number, capacity = 1024, exact?: ExactVectors) {
     if (!Number.isInteger(dim) || dim <= 0) throw new MemoryError("internal_error", `Vector dimension ${dim} is invalid`);
     this.dim = dim;
-    this.#data = new Float32Array(dim * Math.max(1, capacity));
+    this.#exact = exact;
+    const rows = Math.max(1, capacity);
+    this.#data = exact ? new Int8Array(dim * rows) : new Float32Array(dim * rows);
+    this.#scale = new Float32Array(exact ? rows : 0);
+  }
+
+  /** Bytes per stored vector component: 1 (int8 rows over an exact source) or 4. */
+  get bytesPerComponent(): number {
+    return this.#data.BYTES_PER_ELEMENT;
   }
 
   /** Number of stored vectors. */
@@ -49,7 +76,8 @@ export class MatrixIndex {
       this.#ids.push(id);
       this.#slots.set(id, slot);
     }
-    this.#data.set(vec, slot * this.dim);
+    if (this.#exact) this.#quantise(slot, vec);
+    else this.#data.set(vec, slot * this.dim);
   }
 
   /** Drops the vector of `id`; returns false when there was none. */
@@ -60,6 +88,7 @@ export class MatrixIndex {
     if (slot !== last) {
       // Swap-remove: the last row fills the hole so the matrix stays dense.
       this.#data.copyWithin(slot * this.dim, last * this.dim, (last + 1) * this.dim);
+      if (this.#exact) this.#scale[slot] = this.#scale[last];
       const moved = this.#ids[last];
       this.#ids[slot] = moved;
       this.#slots.set(moved, slot);
@@ -69,10 +98,16 @@ export class MatrixIndex {
     return true;
   }
 
-  /** A copy of the stored vector of `id`, or undefined. */
+  /** A copy of the stored vector of `id` (int8 rows: the exact one when its source still has it, else dequantised), or undefined. */
   get(id: number): Float32Array | undefined {
     const slot = this.#slots.get(id);
-    return slot === undefined ? undefined : this.#data.slice(slot * this.dim, (slot + 1) * this.dim);
+    if (slot === undefined) return undefined;
+    if (!this.#exact) return (this.#data as Float32Array).slice(slot * this.dim, (slot + 1) * this.dim);
+    const exact = this.#exact.read([id]).get(id);
+    if (exact && exact.length === this.dim) return exact;
+    const out = new Float32Array(this.dim);
+    for (let d = 0, base = slot * this.dim; d < this.dim; d++) out[d] = this.#scale[slot] * this.#data[base + d];
+    return out;
   }
 
   /** The `k` ids whose vectors have the highest dot product with `query`, best first (ties: id ascending); `filter` vetoes ids. */
@@ -82,8 +117,9 @@ export class MatrixIndex {
     const data = this.#data;
     const ids = this.#ids;
     const q = Float32Array.from(query);
-    const top = new TopK(k);
     if (k <= 0) return [];
+    if (this.#exact) return this.#searchQuantised(q, k, filter);
+    const top = new TopK(k);
     for (let slot = 0, base = 0; slot < ids.length; slot++, base += dim) {
       const id = ids[slot];
       let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
@@ -113,6 +149,17 @@ export class MatrixIndex {
     const dim = this.dim;
     const data = this.#data;
     const out: ScoredId[] = [];
+    if (this.#exact) {
+      const exact = this.#exact.read(ids.filter((id) => this.#slots.has(id)));
+      for (const id of ids) {
+        const v = exact.get(id);
+        if (v === undefined || v.length !== dim || !this.#slots.has(id)) continue;
+        let s = 0;
+        for (let d = 0; d < dim; d++) s += query[d] * v[d];
+        out.push({ id, score: Number.isNaN(s) ? -Infinity : s });
+      }
+      return out.sort((a, b) => b.score - a.score || a.id - b.id);
+    }
     for (const id of ids) {
       const slot = this.#slots.get(id);
       if (slot === undefined) continue;
@@ -130,8 +177,104 @@ export class MatrixIndex {
   }
 
   #grow(): void {
-    const next = new Float32Array(Math.max(this.#data.length * 2, this.dim));
+    const length = Math.max(this.#data.length * 2, this.dim);
+    const next = this.#exact ? new Int8Array(length) : new Float32Array(length);
     next.set(this.#data);
     this.#data = next;
+    if (this.#exact) {
+      const scale = new Float32Array(length / this.dim);
+      scale.set(this.#scale);
+      this.#scale = scale;
+    }
+  }
+
+  /** Stores `vec` at `slot` as int8 with a per-row scale (max |x| / 127); a non-finite row gets scale NaN. */
+  #quantise(slot: number, vec: ArrayLike<number>): void {
+    let max = 0;
+    for (let d = 0; d < this.dim; d++) max = Math.max(max, Math.abs(vec[d]));
+    const data = this.#data as Int8Array;
+    const base = slot * this.dim;
+    if (!Number.isFinite(max)) {
+      this.#scale[slot] = NaN;
+      data.fill(0, base, base + this.dim);
+      return;
+    }
+    const scale = Math.fround(max / 127);
+    this.#scale[slot] = scale;
+    for (let d = 0; d < this.dim; d++) data[base + d] = scale === 0 ? 0 : Math.round(vec[d] / scale);
+  }
+
+  /**
+   * Top k over int8 rows, exact scores. The int8 score of a row differs from its exact dot product by at most
+   * `bound` = ‖q‖₁ · max scale / 2 (each component is off by at most half its row's scale). The best `head` rows
+   * by int8 score are rescored exactly; any row left out scores at most (its int8 score + bound), so once the
+   * k-th exact score reaches the best left-out int8 score + bound the result is the exact top k. Otherwise every
+   * row that could still enter is rescored too (rare: the head is 2k + 64 rows).
+   */
+  #searchQuantised(q: Float32Array, k: number, filter?: (id: number) => boolean): ScoredId[] {
+    const dim = this.dim;
+    const data = this.#data as Int8Array;
+    const scales = this.#scale;
+    const ids = this.#ids;
+    let qL1 = 0, maxScale = 0;
+    for (let d = 0; d < dim; d++) qL1 += Math.abs(q[d]);
+    for (let slot = 0; slot < ids.length; slot++) if (scales[slot] > maxScale) maxScale = scales[slot];
+    const bound = qL1 * maxScale / 2 + 1e-9;
+    const approx = new Float64Array(ids.length);
+    const head = new TopK(2 * k + 64);
+    for (let slot = 0, base = 0; slot < ids.length; slot++, base += dim) {
+      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      let d = 0;
+      for (; d + 3 < dim; d += 4) {
+        s0 += q[d] * data[base + d];
+        s1 += q[d + 1] * data[base + d + 1];
+        s2 += q[d + 2] * data[base + d + 2];
+        s3 += q[d + 3] * data[base + d + 3];
+      }
+      for (; d < dim; d++) s0 += q[d] * data[base + d];
+      // A non-finite row (scale NaN) always reaches the exact rescoring, where it ranks last as before.
+      const score = Number.isNaN(scales[slot]) ? Infinity : scales[slot] * (s0 + s1 + s2 + s3);
+      approx[slot] = score;
+      const id = ids[slot];
+      if (!head.accepts(id, score) || (filter !== undefined && !filter(id))) continue;
+      head.push(id, score);
+    }
+    const headHits = head.sorted();
+    const exact = this.#rescore(q, headHits.map((h) => h.id));
+    const kth = exact.length >= k ? exact[k - 1].score : -Infinity;
+    const leftOut = headHits.length === 2 * k + 64 ? headHits[headHits.length - 1].score : -Infinity;
+    if (leftOut !== -Infinity && leftOut + bound >= kth) {
+      // Not proven: rescore every row whose int8 score leaves room to enter.
+      const inHead = new Set(headHits.map((h) => h.id));
+      const more: number[] = [];
+      for (let slot = 0; slot < ids.length; slot++) {
+        if (approx[slot] + bound >= kth && !inHead.has(ids[slot]) && (filter === undefined || filter(ids[slot]))) more.push(ids[slot]);
+      }
+      exact.push(...this.#rescore(q, more));
+      exact.sort((a, b) => b.score - a.score || a.id - b.id);
+    }
+    return exact.slice(0, k);
+  }
+
+  /** Exact scores of `ids` from the exact source (same arithmetic as the float32 scan), best first. */
+  #rescore(q: Float32Array, ids: readonly number[]): ScoredId[] {
+    const dim = this.dim;
+    const vecs = this.#exact!.read(ids);
+    const out: ScoredId[] = [];
+    for (const id of ids) {
+      const v = vecs.get(id);
+      if (v === undefined || v.length !== dim || !this.#slots.has(id)) continue;
+      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      let d = 0;
+      for (; d + 3 < dim; d += 4) {
+        s0 += q[d] * v[d];
+        s1 += q[d + 1] * v[d + 1];
+        s2 += q[d + 2] * v[d + 2];
+        s3 += q[d + 3] * v[d + 3];
+      }
+      for (; d < dim; d++) s0 += q[d] * v[d];
+      out.push({ id, score: Number.isNaN(s0 + s1 + s2 + s3) ? -Infinity : s0 + s1 + s2 + s3 });
+    }
+    return out.sort((a, b) => b.score - a.score || a.id - b.id);
   }
 }

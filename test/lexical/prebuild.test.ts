@@ -53,6 +53,38 @@ describe("lexical snapshot prebuild", () => {
     },
   );
 
+  // Issue 25: loaded term frequencies take one byte per field; a word repeated 256+ times in one field keeps its
+  // exact count (its list is widened), in-thread and through the worker, and after later edits of that document.
+  it("keeps term frequencies above 255 exact through a snapshot load and later edits", async () => {
+    const make = () => {
+      const idx = createBm25Index();
+      idx.add({ id: 1, title: "kiln kiln", content: `${"kiln ".repeat(300)} glaze` });
+      idx.add({ id: 2, content: `${"kiln ".repeat(255)} glaze glaze` });
+      idx.add({ id: 3, content: `${"kiln ".repeat(256)} celadon` });
+      idx.add({ id: 4, content: `${"kiln ".repeat(70000)} reduction` });
+      for (let i = 5; i < 60; i++) idx.add({ id: i, content: `kiln ${WORDS[i % WORDS.length]} ${"glaze ".repeat(i)}` });
+      return idx;
+    };
+    const idx = make();
+    const qs = ["kiln", "glaze", "kiln glaze", "celadon kiln"];
+    const file = join(dir, "tf.snap");
+    writeFileSync(file, encodeSnapshotFile(idx.toJSON()));
+    const inThread = loadLexicalIndex(decodeSnapshotFile(encodeSnapshotFile(idx.toJSON())))!;
+    const viaWorker = loadLexicalIndex(await loadSnapshotOffThread(file))!;
+    for (const back of [inThread, viaWorker]) {
+      for (const q of qs) expect(back.search(q, 60)).toEqual(idx.search(q, 60));
+      // Re-adding documents into the loaded lists (counts written past one byte) answers as the same edits do live.
+      const live = make();
+      for (const x of [back, live]) {
+        x.add({ id: 7, content: `${"kiln ".repeat(400)} glaze` });
+        x.add({ id: 2, content: `${"glaze ".repeat(900)}` });
+        x.remove(4);
+        x.add({ id: 61, content: `${"kiln ".repeat(260)}` });
+      }
+      for (const q of qs) expect(back.search(q, 60)).toEqual(live.search(q, 60));
+    }
+  });
+
   // The Node server decodes on a worker thread (from the compiled build, or from the sources through tsx).
   it("the runtime's worker loads a snapshot file to the same answers", async () => {
     const idx = built(createOramaLexicalIndex());
