@@ -122,16 +122,8 @@ export class MatrixIndex {
     const top = new TopK(k);
     for (let slot = 0, base = 0; slot < ids.length; slot++, base += dim) {
       const id = ids[slot];
-      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-      let d = 0;
-      for (; d + 3 < dim; d += 4) {
-        s0 += q[d] * data[base + d];
-        s1 += q[d + 1] * data[base + d + 1];
-        s2 += q[d + 2] * data[base + d + 2];
-        s3 += q[d + 3] * data[base + d + 3];
-      }
-      for (; d < dim; d++) s0 += q[d] * data[base + d];
-      const score = Number.isNaN(s0 + s1 + s2 + s3) ? -Infinity : s0 + s1 + s2 + s3;
+      const dot = dotAt(q, data, base, dim);
+      const score = Number.isNaN(dot) ? -Infinity : dot;
       // The filter (scope, labels, quarantine) runs only for rows that would enter the top k.
       if (!top.accepts(id, score) || (filter !== undefined && !filter(id))) continue;
       top.push(id, score);
@@ -223,17 +215,8 @@ export class MatrixIndex {
     const approx = new Float64Array(ids.length);
     const head = new TopK(2 * k + 64);
     for (let slot = 0, base = 0; slot < ids.length; slot++, base += dim) {
-      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-      let d = 0;
-      for (; d + 3 < dim; d += 4) {
-        s0 += q[d] * data[base + d];
-        s1 += q[d + 1] * data[base + d + 1];
-        s2 += q[d + 2] * data[base + d + 2];
-        s3 += q[d + 3] * data[base + d + 3];
-      }
-      for (; d < dim; d++) s0 += q[d] * data[base + d];
       // A non-finite row (scale NaN) always reaches the exact rescoring, where it ranks last as before.
-      const score = Number.isNaN(scales[slot]) ? Infinity : scales[slot] * (s0 + s1 + s2 + s3);
+      const score = Number.isNaN(scales[slot]) ? Infinity : scales[slot] * dotAt(q, data, base, dim);
       approx[slot] = score;
       const id = ids[slot];
       if (!head.accepts(id, score) || (filter !== undefined && !filter(id))) continue;
@@ -264,17 +247,26 @@ export class MatrixIndex {
     for (const id of ids) {
       const v = vecs.get(id);
       if (v === undefined || v.length !== dim || !this.#slots.has(id)) continue;
-      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-      let d = 0;
-      for (; d + 3 < dim; d += 4) {
-        s0 += q[d] * v[d];
-        s1 += q[d + 1] * v[d + 1];
-        s2 += q[d + 2] * v[d + 2];
-        s3 += q[d + 3] * v[d + 3];
-      }
-      for (; d < dim; d++) s0 += q[d] * v[d];
-      out.push({ id, score: Number.isNaN(s0 + s1 + s2 + s3) ? -Infinity : s0 + s1 + s2 + s3 });
+      const dot = dotAt(q, v, 0, dim);
+      out.push({ id, score: Number.isNaN(dot) ? -Infinity : dot });
     }
     return out.sort((a, b) => b.score - a.score || a.id - b.id);
   }
+}
+
+/**
+ * The dot product of `q` with the row of `data` starting at `base`, in four running sums. Every scan (float32, int8)
+ * and the exact rescoring use this one loop, so a rescored float32 score is bit-identical to the float32 scan's.
+ */
+function dotAt(q: Float32Array, data: Float32Array | Int8Array, base: number, dim: number): number {
+  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  let d = 0;
+  for (; d + 3 < dim; d += 4) {
+    s0 += q[d] * data[base + d];
+    s1 += q[d + 1] * data[base + d + 1];
+    s2 += q[d + 2] * data[base + d + 2];
+    s3 += q[d + 3] * data[base + d + 3];
+  }
+  for (; d < dim; d++) s0 += q[d] * data[base + d];
+  return s0 + s1 + s2 + s3;
 }

@@ -7,6 +7,7 @@ import { createStaticEmbedder } from "../../src/embed/static-embedder.ts";
 import type { SnapshotStore } from "../../src/recall/load-index.ts";
 import { eraseInTx } from "../../src/erasure/erase-in-tx.ts";
 import type { Exec } from "../../src/store/db.ts";
+import { sql } from "../_helpers/sql.ts";
 
 const root = resolve(new URL("../..", import.meta.url).pathname);
 const embedder = createStaticEmbedder(new Uint8Array(readFileSync(join(root, "assets/embed/cairn-static-glove-100d.bin"))));
@@ -14,14 +15,6 @@ const embedder = createStaticEmbedder(new Uint8Array(readFileSync(join(root, "as
 let t: TestMemory | undefined;
 afterEach(async () => { await t?.close(); t = undefined; });
 
-async function sql(dbPath: string, q: string, args: (string | number)[] = []) {
-  const c = createClient({ url: `file:${dbPath}` });
-  try {
-    return (await c.execute({ sql: q, args })).rows;
-  } finally {
-    c.close();
-  }
-}
 const count = async (dbPath: string, table: string) => Number((await sql(dbPath, `SELECT COUNT(*) AS n FROM ${table}`))[0].n);
 
 /** A lexical snapshot kept in a real file beside the database. */

@@ -4,23 +4,14 @@
  * links, duplicates), the consolidation service's filters, and recall of quarantined neighbours.
  * Issue 27: these kill the mutants of `src/review/` that no test reached.
  */
-import { createClient } from "@libsql/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { openTestMemory, type TestMemory } from "../_helpers/memory.ts";
 import { cachedTemporalSource } from "../../src/review/link-cache.ts";
 import { dbTemporalSource, temporalFilter } from "../../src/review/recall-filter.ts";
+import { sql } from "../_helpers/sql.ts";
 
 let t: TestMemory | undefined;
 afterEach(async () => { await t?.close(); t = undefined; });
-
-async function sql(dbPath: string, q: string, args: (string | number)[] = []) {
-  const c = createClient({ url: `file:${dbPath}` });
-  try {
-    return (await c.execute({ sql: q, args })).rows;
-  } finally {
-    c.close();
-  }
-}
 
 async function json(res: Response | Promise<Response>) {
   const r = await res;

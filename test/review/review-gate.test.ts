@@ -1,20 +1,11 @@
-import { createClient } from "@libsql/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { openTestMemory, tempDir, type TestMemory } from "../_helpers/memory.ts";
 import { defaultReadCanonical, widenReadCanonical } from "../../src/review/read-canonical.ts";
 import { routeWrite, POSTURE_DOORS } from "../../src/review/route-write.ts";
+import { sql } from "../_helpers/sql.ts";
 
 let t: TestMemory | undefined;
 afterEach(async () => { await t?.close(); t = undefined; });
-
-async function sql(dbPath: string, q: string, args: (string | number)[] = []) {
-  const c = createClient({ url: `file:${dbPath}` });
-  try {
-    return (await c.execute({ sql: q, args })).rows;
-  } finally {
-    c.close();
-  }
-}
 
 async function propose(tm: TestMemory, body: Record<string, unknown>) {
   const res = await tm.req("POST", "/ingest/proposal", body);
