@@ -15,9 +15,11 @@
  * `--metric` chooses (and scores) LoCoMo by R@5, R@10 (default) or both (two reports from one run);
  * `--locomo-axes '{"speaker":[0,0.5,1,2]}'` replaces LoCoMo's grid (other weights stay at the served values); `--widths` adds the rerank depth as a
  * grid axis (the head is the first `width` fused candidates, the rest keep their fused order; ≤ 50, the
- * width the probe records).
+ * width the probe records). `--cache` keeps the probed SciFact queries in a file (written on the first run, read after).
+ * Three selection rules are scored out of fold (best point, flat region, centre of the plateau), and a fourth, nested,
+ * picks one of them per outer fold by leave-one-fold-out inside that fold's training folds.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -120,64 +122,113 @@ function grid(axes: Record<string, number[]>): { w: RerankWeights; at: number[] 
   return out;
 }
 
-/** Chooses the point whose ±1 neighbourhood has the best mean (the flattest good region), and the best point. */
-function choose(points: { w: RerankWeights; at: number[] }[], values: number[]): { flat: number; best: number } {
-  const key = (at: number[]) => at.join(",");
-  const byKey = new Map(points.map((p, i) => [key(p.at), i] as const));
-  let flat = 0, flatV = -Infinity, best = 0;
-  points.forEach((p, i) => {
-    if (values[i] > values[best]) best = i;
-    const around: number[] = [];
-    const rec = (d: number, at: number[]) => {
-      if (d === p.at.length) {
-        const j = byKey.get(key(at));
-        if (j !== undefined) around.push(values[j]);
-        return;
-      }
-      for (const s of [-1, 0, 1]) rec(d + 1, [...at.slice(0, d), p.at[d] + s, ...at.slice(d + 1)]);
-    };
-    rec(0, [...p.at]);
-    const v = mean(around);
-    if (v > flatV) flatV = v, flat = i;
-  });
-  return { flat, best };
+/** Selection rules: a grid point's index from the training values (mean per point) and their fold spread. */
+type Rule = "flat" | "best" | "centre" | "inner";
+const RULES: Rule[] = ["flat", "best", "centre", "inner"];
+
+/** The mean of each point's ±1 box on every axis (edges: the points that exist), by separable box sums. */
+function boxMeans(shape: number[], values: number[]): number[] {
+  let sum = [...values], cnt = values.map(() => 1);
+  let stride = 1;
+  for (let a = shape.length - 1; a >= 0; a--) {
+    const n = shape[a];
+    const s2 = sum.map((_, i) => {
+      const k = Math.floor(i / stride) % n;
+      let x = sum[i];
+      if (k > 0) x += sum[i - stride];
+      if (k < n - 1) x += sum[i + stride];
+      return x;
+    });
+    const c2 = cnt.map((_, i) => {
+      const k = Math.floor(i / stride) % n;
+      return cnt[i] + (k > 0 ? cnt[i - stride] : 0) + (k < n - 1 ? cnt[i + stride] : 0);
+    });
+    sum = s2, cnt = c2, stride *= n;
+  }
+  return sum.map((x, i) => x / cnt[i]);
+}
+
+/**
+ * `best`: the best point. `flat`: the point whose ±1 neighbourhood has the best mean (the flattest good region).
+ * `centre`: the region within one fold spread of the best point (its gain's sd over the training folds), and in it
+ * the point nearest the region's centre (grid steps) — the middle of the plateau rather than its best corner.
+ */
+function choose(rule: Rule, shape: number[], points: { at: number[] }[], values: number[], bestSpread: (i: number) => number): number {
+  const argmax = (xs: number[]) => xs.reduce((b, x, i) => (x > xs[b] ? i : b), 0);
+  if (rule === "best") return argmax(values);
+  if (rule === "flat") return argmax(boxMeans(shape, values));
+  if (rule === "inner") {
+    // The flat region whose ±1 box lies whole inside the grid (an axis of one step is exempt): at an edge the box is
+    // cut short, so an edge point's mean is over fewer, nearer neighbours and is favoured for it, and nothing is known
+    // of the ground past the edge. A grid whose interior is empty falls back to `flat`.
+    const box = boxMeans(shape, values);
+    const inside = (i: number) => points[i].at.every((x, k) => shape[k] < 3 || (x > 0 && x < shape[k] - 1));
+    const ok = points.map((_, i) => i).filter(inside);
+    return ok.length ? ok.reduce((b, i) => (box[i] > box[b] ? i : b), ok[0]) : argmax(box);
+  }
+  const b = argmax(values), floor = values[b] - bestSpread(b);
+  const region = points.map((_, i) => i).filter((i) => values[i] >= floor);
+  const centre = shape.map((_, k) => mean(region.map((i) => points[i].at[k])));
+  const dist = (i: number) => points[i].at.reduce((a, x, k) => a + (x - centre[k]) ** 2, 0);
+  return region.reduce((m, i) => (dist(i) < dist(m) - 1e-12 ? i : m), region[0]);
 }
 
 function crossValidate(name: string, cs: Cached[], metric: Metric, axes: Record<string, number[]>, served: RerankWeights): void {
   const points = grid(axes);
-  // Per point, per query: the metric (undefined: unjudged), computed once; folds are means over subsets.
-  const per = (w: RerankWeights | "lexical") => cs.map((c) => metric(w === "lexical" ? c.lexical : rank(c, w), c.judgments));
-  const table = points.map((p) => per(p.w));
-  const lexRow = per("lexical"), servedRow = per(served);
-  const avg = (row: (number | undefined)[], keep: (i: number) => boolean) => mean(row.filter((v, i) => v !== undefined && keep(i)) as number[]);
+  const shape = Object.values(axes).map((v) => v.length);
   const folds = [...new Set(cs.map((c) => c.fold))].sort((a, b) => a - b);
-  const rows: { lex: number; served: number; flat: number; best: number; w: RerankWeights }[] = [];
-  for (const f of folds) {
-    const inTrain = (i: number) => cs[i].fold !== f, inTest = (i: number) => cs[i].fold === f;
-    const values = table.map((row) => avg(row, inTrain));
-    const { flat, best } = choose(points, values);
-    rows.push({ lex: avg(lexRow, inTest), served: avg(servedRow, inTest), flat: avg(table[flat], inTest), best: avg(table[best], inTest), w: points[flat].w });
-  }
+  // Per point, per fold: the metric's sum (undefined: unjudged, skipped) and the judged count; every mean is over queries.
+  const per = (w: RerankWeights | "lexical") => cs.map((c) => metric(w === "lexical" ? c.lexical : rank(c, w), c.judgments));
+  const sums = (row: (number | undefined)[]) => folds.map((f) => row.reduce<number>((a, v, i) => a + (v !== undefined && cs[i].fold === f ? v : 0), 0));
+  const counts = folds.map((f) => cs.filter((c, i) => c.fold === f && metric(c.lexical, c.judgments) !== undefined).length);
+  const table = points.map((p) => sums(per(p.w)));
+  const lexS = sums(per("lexical")), servedS = sums(per(served));
+  const over = (S: number[], fs: number[]) => fs.reduce((a, f) => a + S[f], 0) / fs.reduce((a, f) => a + counts[f], 0);
+  const idx = folds.map((_, k) => k);
+  /** The point a rule picks from the folds `train`. */
+  const pick = (rule: Rule, train: number[]) => {
+    const values = table.map((S) => over(S, train));
+    const spread = (i: number) => sd(train.map((f) => over(table[i], [f]) - over(lexS, [f])));
+    return choose(rule, shape, points, values, spread);
+  };
+  /** Nested: the rule whose inner leave-one-fold-out gain on `train` is best (ties: the order of RULES). */
+  const nestedRule = (train: number[]) => {
+    const inner = RULES.map((r) => mean(train.map((g) => {
+      const rest = train.filter((f) => f !== g), i = pick(r, rest);
+      return over(table[i], [g]) - over(lexS, [g]);
+    })));
+    return RULES[inner.reduce((b, x, i) => (x > inner[b] + 1e-12 ? i : b), 0)];
+  };
+  type Row = { lex: number; served: number; w: Record<Rule, RerankWeights>; v: Record<Rule | "nested", number>; rule: Rule };
+  const rows: Row[] = idx.map((k) => {
+    const train = idx.filter((j) => j !== k);
+    const chosen = Object.fromEntries(RULES.map((r) => [r, pick(r, train)])) as Record<Rule, number>;
+    const rule = nestedRule(train);
+    const v = Object.fromEntries(RULES.map((r) => [r, over(table[chosen[r]], [k])])) as Record<Rule, number>;
+    return { lex: over(lexS, [k]), served: over(servedS, [k]), w: Object.fromEntries(RULES.map((r) => [r, points[chosen[r]].w])) as Record<Rule, RerankWeights>, v: { ...v, nested: v[rule] }, rule };
+  });
   const f4 = (x: number) => x.toFixed(4);
-  console.log(`\n### ${name}: ${folds.length}-fold CV (${cs.length} queries; grid ${points.length} points over ${Object.keys(axes).join(", ")})`);
-  console.log("| fold | lexical-only | served defaults | flat-region choice | best-point choice | flat choice: weights |");
-  console.log("|---|---|---|---|---|---|");
-  rows.forEach((r, i) => console.log(`| ${folds[i]} | ${f4(r.lex)} | ${f4(r.served)} | ${f4(r.flat)} | ${f4(r.best)} | ${Object.keys(axes).map((k) => `${k} ${(r.w as unknown as Record<string, number>)[k]}`).join(", ")} |`));
-  const col = (k: "lex" | "served" | "flat" | "best") => rows.map((r) => r[k]);
-  console.log(`| mean ± sd | ${(["lex", "served", "flat", "best"] as const).map((k) => `${f4(mean(col(k)))} ± ${f4(sd(col(k)))}`).join(" | ")} | |`);
-  for (const k of ["served", "flat", "best"] as const) {
-    const g = rows.map((r) => r[k] - r.lex);
+  const names = Object.keys(axes);
+  const ws = (w: RerankWeights) => names.map((n) => `${n} ${(w as unknown as Record<string, number>)[n]}`).join(", ");
+  console.log(`\n### ${name}: ${folds.length}-fold CV (${cs.length} queries; grid ${points.length} points over ${names.join(", ")})`);
+  console.log("| fold | lexical-only | served defaults | flat-region choice | best-point choice | centre-of-plateau choice | interior flat-region choice | nested rule choice (rule) | flat choice: weights | interior flat choice: weights |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|");
+  rows.forEach((r, i) => console.log(`| ${folds[i]} | ${f4(r.lex)} | ${f4(r.served)} | ${f4(r.v.flat)} | ${f4(r.v.best)} | ${f4(r.v.centre)} | ${f4(r.v.inner)} | ${f4(r.v.nested)} (${r.rule}) | ${ws(r.w.flat)} | ${ws(r.w.inner)} |`));
+  const col = (k: "lex" | "served" | Rule | "nested") => rows.map((r) => (k === "lex" || k === "served" ? r[k] : r.v[k]));
+  const cols = ["lex", "served", "flat", "best", "centre", "inner", "nested"] as const;
+  console.log(`| mean ± sd | ${cols.map((k) => `${f4(mean(col(k)))} ± ${f4(sd(col(k)))}`).join(" | ")} | | |`);
+  for (const k of cols.slice(1)) {
+    const g = rows.map((r, i) => col(k)[i] - r.lex);
     console.log(`gain over lexical-only (${k}): mean ${f4(mean(g))}, fold sd ${f4(sd(g))}, min ${f4(Math.min(...g))}, max ${f4(Math.max(...g))}`);
   }
-  const all = table.map((row) => avg(row, () => true));
-  const { flat, best } = choose(points, all);
-  console.log(`all folds: flat-region choice ${JSON.stringify(points[flat].w)} → ${f4(all[flat])}; best point ${JSON.stringify(points[best].w)} → ${f4(all[best])}; served defaults ${f4(avg(servedRow, () => true))}; lexical-only ${f4(avg(lexRow, () => true))}`);
+  const flat = pick("flat", idx), best = pick("best", idx), centre = pick("centre", idx), inner = pick("inner", idx);
+  const all = (i: number) => f4(over(table[i], idx));
+  console.log(`all folds: flat ${ws(points[flat].w)} → ${all(flat)}; centre ${ws(points[centre].w)} → ${all(centre)}; interior flat ${ws(points[inner].w)} → ${all(inner)}; best ${ws(points[best].w)} → ${all(best)}; served ${f4(over(servedS, idx))}; lexical-only ${f4(over(lexS, idx))}`);
   // Each feature switched off from the flat choice: what it adds, with its spread over folds.
-  for (const k of Object.keys(axes)) {
-    const off = { ...points[flat].w, [k]: 0 } as RerankWeights;
-    const offRow = per(off);
-    const g = folds.map((f) => avg(table[flat], (i) => cs[i].fold === f) - avg(offRow, (i) => cs[i].fold === f));
-    console.log(`  ${k} off: ${f4(avg(offRow, () => true))} (feature adds mean ${f4(mean(g))}, fold sd ${f4(sd(g))})`);
+  for (const k of names) {
+    const offS = sums(per({ ...points[flat].w, [k]: 0 } as RerankWeights));
+    const g = idx.map((f) => over(table[flat], [f]) - over(offS, [f]));
+    console.log(`  ${k} off: ${f4(over(offS, idx))} (feature adds mean ${f4(mean(g))}, fold sd ${f4(sd(g))})`);
   }
 }
 
@@ -189,6 +240,17 @@ const served = { ...DEFAULT_RERANK_WEIGHTS };
 const read = (p: string) => readFileSync(join(DATA, p), "utf8");
 
 if (!args.includes("--skip-scifact")) {
+  const cacheFile = opt("--cache", "");
+  const cs = cacheFile && existsSync(cacheFile) ? loadCache(cacheFile) : await scifactQueries();
+  if (cacheFile && !existsSync(cacheFile)) saveCache(cacheFile, cs);
+  const axes = args.includes("--scifact-axes") ? JSON.parse(opt("--scifact-axes", "{}")) as Record<string, number[]> : {
+    coverage: [0, 0.2, 0.4, 0.6, 0.8], title: [0, 0.15, 0.3, 0.45], vector: [0, 0.125, 0.25, 0.5], bigram: [0, 0.2, 0.35, 0.5], proximity: [0, 0.1, 0.2, 0.3],
+  };
+  crossValidate("SciFact train nDCG@10", cs, ndcg10, withWidth(axes), served);
+}
+
+/** SciFact train through the served bulk door: one store, every query once served (probed) and once lexical-only. */
+async function scifactQueries(): Promise<Cached[]> {
   const set = loadBeir({ corpus: read("scifact/corpus.jsonl"), queries: read("scifact/queries.jsonl"), qrels: read("scifact/qrels/train.tsv") });
   const { memory, dir } = await open();
   const docOf = new Map<number, string>();
@@ -197,12 +259,24 @@ if (!args.includes("--skip-scifact")) {
     const r = await memory.ingestBatch({ items: part.map((d) => ({ title: d.title.trim() || d.id, content: d.text || d.title || d.id })) });
     r.items.forEach((it, k) => { if (!docOf.has(it.id)) docOf.set(it.id, part[k].id); });
   }
+  const cpu = process.cpuUsage();
   const cs = await runQueries(memory, set.queries.map((q, i) => ({ text: q.text, fold: i % 5, judgments: q.judgments })), docOf);
-  crossValidate("SciFact train nDCG@10", cs, ndcg10, withWidth({
-    coverage: [0, 0.2, 0.4, 0.6, 0.8], title: [0, 0.15, 0.3, 0.45], vector: [0, 0.125, 0.25, 0.5], bigram: [0, 0.2, 0.35, 0.5], proximity: [0, 0.1, 0.2, 0.3],
-  }), served);
+  const used = process.cpuUsage(cpu);
+  console.log(`SciFact queries: ${cs.length} served + ${cs.length} lexical-only, CPU ${((used.user + used.system) / 1000 / cs.length).toFixed(2)} ms per query pair`);
   await memory.close();
   rmSync(dir, { recursive: true, force: true });
+  return cs;
+}
+
+/** `--cache FILE`: the probed queries as JSON, so selection rules can be re-scored without re-running the pipeline. */
+function saveCache(file: string, cs: Cached[]): void {
+  const docOf = cs[0]?.docOf ?? new Map();
+  writeFileSync(file, JSON.stringify({ docOf: [...docOf], cs: cs.map((c) => ({ ...c, docOf: undefined, judgments: [...c.judgments] })) }));
+}
+function loadCache(file: string): Cached[] {
+  const raw = JSON.parse(readFileSync(file, "utf8")) as { docOf: [number, string][]; cs: (Omit<Cached, "docOf" | "judgments"> & { judgments: [string, number][] })[] };
+  const docOf = new Map(raw.docOf);
+  return raw.cs.map((c) => ({ ...c, docOf, judgments: new Map(c.judgments) }));
 }
 
 if (!args.includes("--skip-locomo")) {

@@ -13,7 +13,7 @@ export const EVAL_MODES = ["fused", "lexical", "vector"] as const;
 /** One mode. */
 export type EvalMode = (typeof EVAL_MODES)[number];
 
-const only = (k: keyof RerankWeights): RerankWeights => ({ lexical: 0, vector: 0, coverage: 0, title: 0, bigram: 0, proximity: 0, speaker: 0, date: 0, [k]: 1 });
+const only = (k: keyof RerankWeights): RerankWeights => ({ lexical: 0, vector: 0, coverage: 0, title: 0, bigram: 0, proximity: 0, speaker: 0, date: 0, window: 0, cluster: 0, [k]: 1 });
 
 /** Parameter overrides for a mode (none for `fused`), and whether the graph leg runs. */
 export function modeParams(mode: EvalMode): { params: Partial<RecallParams>; graph: boolean } {

@@ -36,7 +36,10 @@ export function rerankQuery(
 /** Reranks the head of `ranked` (fused order in); returns the served order with scores. */
 export async function rerankHead(
   d: RecallDeps, query: string, rq: RerankQuery, ranked: RankedHit[],
-  scores: { lexical: Map<number, number>; vector: Map<number, number>; speaker?: (id: number) => number; date?: (id: number) => number },
+  scores: {
+    lexical: Map<number, number>; vector: Map<number, number>; speaker?: (id: number) => number; date?: (id: number) => number;
+    cluster?: ReadonlyMap<number, number>;
+  },
   tel: Record<string, number | string>,
 ): Promise<RankedHit[]> {
   const p = d.params;
@@ -46,7 +49,7 @@ export async function rerankHead(
     const head = ranked.slice(0, p.rerankWidth);
     for (const h of head) {
       const labels = { speaker: rq.speaker ? scores.speaker?.(h.id) : undefined, date: rq.date ? scores.date?.(h.id) : undefined };
-      h.rerank = rerankScore(rq, d.index.lexical.docTerms(h.id), { lexical: scores.lexical.get(h.id), vector: scores.vector.get(h.id), ...labels }, p.rerankWeights, p.rerankMaxTerms);
+      h.rerank = rerankScore(rq, d.index.lexical.docTerms(h.id), { lexical: scores.lexical.get(h.id), vector: scores.vector.get(h.id), cluster: scores.cluster?.get(h.id), ...labels }, p.rerankWeights, p.rerankMaxTerms);
       h.score = h.rerank.score;
     }
     if (d.crossEncoder) {
@@ -67,6 +70,24 @@ export async function rerankHead(
     tel.rerank_failed = 1;
     return fallback();
   }
+}
+
+/**
+ * The `cluster` feature (issue 24): each head candidate's cosine with the centroid of the best `seeds` lexical
+ * hits' vectors, min-max scaled over the head. Computed only when its weight is on (or a tuning probe listens).
+ */
+export function clusterScores(d: RecallDeps, lexIds: readonly number[], headIds: readonly number[], seeds = 3): Map<number, number> | undefined {
+  const vectors = d.index.vectors;
+  if (!vectors || lexIds.length < 2 || !headIds.length || (d.params.rerankWeights.cluster <= 0 && !d.probe)) return undefined;
+  const centroid = new Float32Array(vectors.dim);
+  for (const id of lexIds.slice(0, seeds)) {
+    const v = vectors.get(id);
+    if (v) for (let i = 0; i < v.length; i++) centroid[i] += v[i];
+  }
+  const scored = vectors.scoreIds(centroid, headIds);
+  if (!scored.length) return undefined;
+  const hi = scored[0].score, lo = scored[scored.length - 1].score;
+  return new Map(scored.map((h) => [h.id, hi > lo ? (h.score - lo) / (hi - lo) : 1] as const));
 }
 
 /** Cross-encoder scores squashed to [0, 1]; undefined on any failure (the tier fails open). */

@@ -10,7 +10,13 @@
  * - `bigram`: the share of adjacent query-term pairs found adjacent;
  * - `proximity`: the share of query-term pairs found within 8 positions;
  * - `speaker`: 1 when the query names the chunk's speaker or owner (issue 24);
- * - `date`: 1 when a date the query names overlaps the chunk's days (issue 24).
+ * - `date`: 1 when a date the query names overlaps the chunk's days (issue 24);
+ * - `window`: the idf-weighted share of query terms inside the document's best
+ *   window of 16 positions (a claim is usually matched by one sentence of an
+ *   abstract, not by terms scattered over it; issue 24);
+ * - `cluster`: the cosine of the candidate with the centroid of the best three
+ *   lexical hits, min-max scaled over the head (documents like the lexical
+ *   leader; issue 24).
  *
  * `speaker` and `date` count (in the score and in its normaliser) only for a
  * query that names a labelled person or a date, so every other query ranks
@@ -32,11 +38,13 @@ export interface RerankWeights {
   proximity: number;
   speaker: number;
   date: number;
+  window: number;
+  cluster: number;
 }
 
 /** Weights chosen on the train splits. */
 export const DEFAULT_RERANK_WEIGHTS: Readonly<RerankWeights> = Object.freeze({
-  lexical: 1, vector: 0.25, coverage: 0.6, title: 0.3, bigram: 0.35, proximity: 0.2, speaker: 0.5, date: 0,
+  lexical: 1, vector: 0.25, coverage: 0.6, title: 0.3, bigram: 0.35, proximity: 0.2, speaker: 0.5, date: 0, window: 0, cluster: 0,
 });
 
 /** Per-query context shared by every candidate. */
@@ -65,12 +73,14 @@ export interface RerankScore {
 
 /** Pairs of query terms within this many positions count as near (`proximity`). */
 const NEAR = 8;
+/** Width of the `window` feature's window, in analyzed positions (about one sentence of an abstract). */
+const WINDOW = 16;
 
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /** Scores one candidate; `maxTerms` caps the positions read from a long document (then `truncated`). */
 export function rerankScore(
-  q: RerankQuery, doc: DocTerms | undefined, scores: { lexical?: number; vector?: number; speaker?: number; date?: number }, w: RerankWeights, maxTerms: number,
+  q: RerankQuery, doc: DocTerms | undefined, scores: { lexical?: number; vector?: number; speaker?: number; date?: number; cluster?: number }, w: RerankWeights, maxTerms: number,
 ): RerankScore {
   const lexical = q.lexMax > 0 && scores.lexical !== undefined ? scores.lexical / q.lexMax : 0;
   const span = q.vecMax - q.vecMin;
@@ -106,6 +116,8 @@ export function rerankScore(
     proximity: nearPairs ? near / nearPairs : 0,
     speaker: scores.speaker ?? 0,
     date: scores.date ?? 0,
+    window: idfSum > 0 ? bestWindow(q, pos, WINDOW) / idfSum : 0,
+    cluster: scores.cluster ?? 0,
   };
   let total = 0, weights = 0;
   for (const k of Object.keys(features) as (keyof RerankWeights)[]) {
@@ -133,6 +145,31 @@ function positions(q: RerankQuery, doc: DocTerms | undefined, maxTerms: number):
     }
   }
   return out;
+}
+
+/** The largest idf sum of distinct query terms found together within `width` consecutive positions. */
+function bestWindow(q: RerankQuery, pos: ReadonlyMap<number, readonly number[]>, width: number): number {
+  const idf = new Map<number, number>();
+  for (const t of q.terms) if (t.id !== undefined) idf.set(t.id, t.idf);
+  const hits: [number, number][] = [];
+  for (const [id, ps] of pos) for (const p of ps) hits.push([p, id]);
+  hits.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const count = new Map<number, number>();
+  let best = 0, sum = 0;
+  for (let lo = 0, hi = 0; hi < hits.length; hi++) {
+    const id = hits[hi][1];
+    const n = count.get(id) ?? 0;
+    if (n === 0) sum += idf.get(id) ?? 0;
+    count.set(id, n + 1);
+    while (hits[hi][0] - hits[lo][0] >= width) {
+      const out = hits[lo++][1];
+      const m = count.get(out)! - 1;
+      count.set(out, m);
+      if (m === 0) sum -= idf.get(out) ?? 0;
+    }
+    if (sum > best) best = sum;
+  }
+  return best;
 }
 
 /** True when some a in `as` and b in `bs` satisfy b − a == gap (ordered) or 0 < |b − a| ≤ gap; both sorted ascending. */

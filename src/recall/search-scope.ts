@@ -16,7 +16,7 @@ import { STATIC_MODEL_ID } from "../embed/static-embedder.ts";
 import { assessQuality, type QualityAssessment } from "./quality.ts";
 import type { RecallQuery } from "./query-doc.ts";
 import type { RecallDeps } from "./recall-deps.ts";
-import { rerankHead, rerankQuery } from "./rerank-stage.ts";
+import { clusterScores, rerankHead, rerankQuery } from "./rerank-stage.ts";
 import { rerankScore, type RerankQuery } from "./rerank.ts";
 import { candidateFilter, type SearchScope } from "./scope.ts";
 import { queryDateSpans, spansOverlap, type DaySpan } from "../conversation/dates.ts";
@@ -121,6 +121,7 @@ export async function searchScope(
     lexical: new Map(lex.map((h) => [h.id, h.score])), vector: new Map(vec.map((h) => [h.id, h.score])),
     speaker: (id: number) => (who.named.has(actors.actorOf(id) ?? "") ? 1 : 0),
     date: (id: number) => (who.dates.length && spansOverlap(actors.spansOf(id) ?? [], who.dates) ? 1 : 0),
+    cluster: clusterScores(d, lex.map((h) => h.id), ranked.slice(0, p.rerankWidth).map((h) => h.id)),
   };
   ranked = await rerankHead(d, q.query, rq, ranked, scores, tel);
   tel.rerank_ms = ms(t);
