@@ -82,23 +82,41 @@ async function runQueries(memory: Memory, qs: { text: string; fold: number; judg
   return out;
 }
 
-/** The served order under weights `w`, as doc ids. */
+const FEATURES = Object.keys(DEFAULT_RERANK_WEIGHTS) as (keyof RerankWeights)[];
+/** Per query, computed once: the head's features as one array (FEATURES order) and every candidate's doc id. */
+const packed = new WeakMap<Cached, { f: Float64Array; head: string[]; after: string[] }>();
+function pack(c: Cached) {
+  let p = packed.get(c);
+  if (!p && c.probe) {
+    const h = c.probe.head, f = new Float64Array(h.length * FEATURES.length);
+    h.forEach((x, i) => FEATURES.forEach((k, j) => (f[i * FEATURES.length + j] = x.features[k] ?? 0)));
+    const doc = (id: number) => c.docOf.get(id) ?? `c${id}`;
+    packed.set(c, (p = { f, head: h.map((x) => doc(x.id)), after: c.probe.tail.slice(0, TOP).map(doc) }));
+  }
+  return p;
+}
+/** Only the first TOP of a ranking are scored (nDCG@10, R@10, R@5). */
+const TOP = 10;
+
+/** The first TOP of the served order under weights `w`, as doc ids (ties by chunk id, as served). */
 function rank(c: Cached, w: RerankWeights): string[] {
-  if (!c.probe) return [];
-  const keys = (Object.keys(w) as (keyof RerankWeights)[]).filter((k) => k in DEFAULT_RERANK_WEIGHTS);
-  const width = (w as unknown as { width?: number }).width ?? c.probe.head.length;
-  const head = c.probe.head.slice(0, width), rest = c.probe.head.slice(width).map((h) => h.id);
-  const scored = head.map((h) => {
-    let total = 0, sum = 0;
-    for (const k of keys) {
-      if ((k === "speaker" && !c.probe!.speaker) || (k === "date" && !c.probe!.date)) continue;
-      total += w[k] * (h.features[k] ?? 0);
-      sum += w[k];
-    }
-    return { id: h.id, s: Math.round((sum > 0 ? total / sum : 0) * 1e6) / 1e6 };
-  });
-  scored.sort((a, b) => b.s - a.s || a.id - b.id);
-  return [...scored.map((x) => x.id), ...rest, ...c.probe.tail].map((id) => c.docOf.get(id) ?? `c${id}`);
+  const p = pack(c);
+  if (!p || !c.probe) return [];
+  const width = Math.min((w as unknown as { width?: number }).width ?? c.probe.head.length, c.probe.head.length);
+  const on = FEATURES.map((k) => ((k === "speaker" && !c.probe!.speaker) || (k === "date" && !c.probe!.date) ? 0 : w[k] ?? 0));
+  const sum = on.reduce((a, b) => a + b, 0), K = FEATURES.length;
+  const s = new Float64Array(width);
+  for (let i = 0; i < width; i++) {
+    let t = 0;
+    for (let j = 0; j < K; j++) if (on[j]) t += on[j] * p.f[i * K + j];
+    s[i] = Math.round((sum > 0 ? t / sum : 0) * 1e6) / 1e6;
+  }
+  const ids = c.probe.head;
+  const order = [...Array(width).keys()].sort((a, b) => s[b] - s[a] || ids[a].id - ids[b].id);
+  const out = order.slice(0, TOP).map((i) => p.head[i]);
+  for (let i = width; out.length < TOP && i < ids.length; i++) out.push(p.head[i]);
+  for (let i = 0; out.length < TOP && i < p.after.length; i++) out.push(p.after[i]);
+  return out;
 }
 
 type Metric = (ranked: string[], j: Judgments) => number | undefined;

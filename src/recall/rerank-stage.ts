@@ -49,7 +49,7 @@ export async function rerankHead(
     const head = ranked.slice(0, p.rerankWidth);
     for (const h of head) {
       const labels = { speaker: rq.speaker ? scores.speaker?.(h.id) : undefined, date: rq.date ? scores.date?.(h.id) : undefined };
-      h.rerank = rerankScore(rq, d.index.lexical.docTerms(h.id), { lexical: scores.lexical.get(h.id), vector: scores.vector.get(h.id), cluster: scores.cluster?.get(h.id), ...labels }, p.rerankWeights, p.rerankMaxTerms);
+      h.rerank = rerankScore(rq, d.index.lexical.docTerms(h.id), { lexical: scores.lexical.get(h.id), vector: scores.vector.get(h.id), cluster: scores.cluster?.get(h.id), ...labels }, p.rerankWeights, p.rerankMaxTerms, d.probe !== undefined);
       h.score = h.rerank.score;
     }
     if (d.crossEncoder) {

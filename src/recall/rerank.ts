@@ -78,9 +78,13 @@ const WINDOW = 16;
 
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
-/** Scores one candidate; `maxTerms` caps the positions read from a long document (then `truncated`). */
+/**
+ * Scores one candidate; `maxTerms` caps the positions read from a long document (then `truncated`).
+ * `allFeatures`: compute features whose weight is 0 too (the tuning probe reads them).
+ */
 export function rerankScore(
   q: RerankQuery, doc: DocTerms | undefined, scores: { lexical?: number; vector?: number; speaker?: number; date?: number; cluster?: number }, w: RerankWeights, maxTerms: number,
+  allFeatures = false,
 ): RerankScore {
   const lexical = q.lexMax > 0 && scores.lexical !== undefined ? scores.lexical / q.lexMax : 0;
   const span = q.vecMax - q.vecMin;
@@ -116,7 +120,8 @@ export function rerankScore(
     proximity: nearPairs ? near / nearPairs : 0,
     speaker: scores.speaker ?? 0,
     date: scores.date ?? 0,
-    window: idfSum > 0 ? bestWindow(q, pos, WINDOW) / idfSum : 0,
+    // Computed only when it counts (or a tuning probe reads every feature): off by default, see the README.
+    window: idfSum > 0 && ((w.window ?? 0) > 0 || allFeatures) ? bestWindow(q, pos, WINDOW) / idfSum : 0,
     cluster: scores.cluster ?? 0,
   };
   let total = 0, weights = 0;
