@@ -48,7 +48,7 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
     save: (data: unknown) => writeFileAtomic(snap, encodeSnapshotFile(data)),
   };
   const embedder = await loadEmbedder(config);
-  // Issue 25: the batch screen and embedding on worker threads (started now, used once ready).
+  // Issue 25: the batch screen and embedding on worker threads (started by the first large batch).
   const textWork = await loadTextPool(config, embedder);
   const crossEncoder = await loadCrossEncoder(config);
   const injectionClassifier = await loadInjectionClassifier(config);

@@ -48,13 +48,13 @@ export async function loadEmbedder(config: Config): Promise<Embedder | undefined
 
 /**
  * Starts the ingest text pool (issue 25) for the default static embedder: its workers load the same table file.
- * Undefined for another embedder, under Deno, or with `CAIRN_INGEST_WORKERS=0`. Boot does not wait for it: the
- * write path runs in-thread until the workers are ready.
+ * Undefined for another embedder, under Deno, or with `CAIRN_INGEST_WORKERS=0`. No thread starts at boot: the
+ * first batch worth sharing starts the workers, and the write path runs in-thread until they are ready.
  */
 export async function loadTextPool(config: Config, embedder: Embedder | undefined): Promise<TextPool | undefined> {
   if (config.embedKind !== "static" || embedder === undefined) return undefined;
   const workers = await ingestWorkerCount(config.ingestWorkers);
-  return await createTextPool({ workers, tablePath: `${packageRoot()}/${DEFAULT_STATIC_ASSET_PATH}` });
+  return await createTextPool({ workers, tablePath: `${packageRoot()}/${DEFAULT_STATIC_ASSET_PATH}`, embedderId: embedder.id });
 }
 
 /** Loads the optional ONNX cross-encoder for the rerank tier. */

@@ -3,8 +3,10 @@
  * src/ingest/ports.ts): each worker loads the static table from the same file and runs the rules screen and the
  * embedding of the jobs it is sent. A batch's off-thread share is cut into one contiguous slice per worker; the
  * main thread computes its own share meanwhile (src/ingest/text-work.ts). Results are in input order and equal to
- * the in-thread ones (same code, same table bytes, checked by the embedder id). Under Deno there is no pool (the
- * write path runs everything in-thread); Web Workers could host the same entry later.
+ * the in-thread ones (same code, same table bytes: a worker whose embedder id differs disables the pool).
+ * The workers start with the first batch large enough to share (that batch and those until they are ready run
+ * in-thread) and stop after a while without jobs, so a server that only answers queries holds no worker memory
+ * (~40 MB each). Under Deno there is no pool: the write path runs everything in-thread.
  */
 import type { TextJob, TextJobResult, TextWork } from "../ingest/ports.ts";
 import type { ScreenResult } from "../hygiene/screen.ts";
@@ -16,18 +18,23 @@ export interface TextPoolOptions {
   workers: number;
   /** The static table file the main thread's embedder was built from. */
   tablePath: string;
-  /** Batches smaller than this run all in-thread (posting costs more than it saves). */
+  /** The main thread's embedder id: every worker must compute the same one. */
+  embedderId: string;
+  /** Batches smaller than this run all in-thread (posting costs more than it saves). Default 16. */
   minBatch?: number;
-  /** The main thread's share of a batch, as the weight of one worker (it also parses, writes and indexes). */
+  /** The main thread's share of a batch, as the weight of one worker (it also parses, writes and indexes). Default 0.8. */
   mainWeight?: number;
+  /** Workers stop after this long without a job. Default 30 s. */
+  idleMs?: number;
 }
 
-/** A running pool; `ready` resolves once every worker has loaded its table (false when one failed). */
+/** A pool; `start` starts the workers (if stopped) and resolves true once they are ready. */
 export interface TextPool extends TextWork {
-  ready: Promise<boolean>;
+  start(): Promise<boolean>;
 }
 
 interface Pending { resolve: (r: TextJobResult[]) => void; reject: (e: Error) => void }
+interface Reply { ready?: string; dim?: number; failed?: string; id?: number; screens?: ScreenResult[]; vectors?: Float32Array; error?: string }
 interface Slot {
   // deno-lint-ignore no-explicit-any
   worker: any;
@@ -44,7 +51,7 @@ export async function ingestWorkerCount(configured: number): Promise<number> {
   return Math.max(0, Math.min(3, cores - 1));
 }
 
-/** Starts a pool (Node); undefined under Deno or for 0 workers. */
+/** A pool (Node); undefined under Deno or for 0 workers. No thread starts until a batch needs it. */
 export async function createTextPool(opts: TextPoolOptions): Promise<TextPool | undefined> {
   if (isDeno || opts.workers < 1) return undefined;
   const { Worker } = await import("node:worker_threads");
@@ -56,44 +63,74 @@ export async function createTextPool(opts: TextPoolOptions): Promise<TextPool | 
   const spawn = () => fromSource
     ? new Worker(`import(${loader}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); })`, { eval: true, workerData: { tablePath: opts.tablePath } })
     : new Worker(url, { workerData: { tablePath: opts.tablePath } });
-  const slots: Slot[] = [];
-  let id: string | undefined;
-  let broken = false;
-  let nextJob = 1;
-  const fail = (slot: Slot, why: string) => {
-    broken = true;
-    for (const p of slot.pending.values()) p.reject(new Error(why));
-    slot.pending.clear();
-  };
-  const readies: Promise<string | undefined>[] = [];
-  for (let i = 0; i < opts.workers; i++) {
-    const slot: Slot = { worker: spawn(), pending: new Map(), dim: 0 };
-    slot.worker.unref();
-    slots.push(slot);
-    readies.push(new Promise((resolve) => {
-      slot.worker.on("message", (m: { ready?: string; dim?: number; failed?: string; id?: number; screens?: ScreenResult[]; vectors?: Float32Array; error?: string }) => {
-        if (m.ready !== undefined) { slot.dim = m.dim!; resolve(m.ready); return; }
-        if (m.failed !== undefined) { resolve(undefined); return; }
-        const p = slot.pending.get(m.id!);
-        if (p === undefined) return;
-        slot.pending.delete(m.id!);
-        if (slot.pending.size === 0) slot.worker.unref();
-        if (m.error !== undefined) { p.reject(new Error(m.error)); return; }
-        const out: TextJobResult[] = m.screens!.map((s, j) => ({ screen: s, vector: m.vectors!.slice(j * slot.dim, (j + 1) * slot.dim) }));
-        p.resolve(out);
-      });
-      slot.worker.on("error", (e: unknown) => { resolve(undefined); fail(slot, String(e)); });
-      slot.worker.on("exit", () => { resolve(undefined); fail(slot, "text worker exited"); });
-    }));
-  }
-  const ready = Promise.all(readies).then((ids) => {
-    // Every worker must compute the same embedder; otherwise none is used.
-    if (ids.some((x) => x === undefined || x !== ids[0])) { broken = true; return false; }
-    id = ids[0];
-    return true;
-  });
   const minBatch = opts.minBatch ?? 16;
   const mainWeight = opts.mainWeight ?? 0.8;
+  const idleMs = opts.idleMs ?? 30_000;
+  let slots: Slot[] | undefined;
+  let starting: Promise<boolean> | undefined;
+  let ready = false;
+  let disabled = false;
+  let nextJob = 1;
+  let idle: ReturnType<typeof setTimeout> | undefined;
+
+  const stop = async () => {
+    const old = slots;
+    slots = undefined;
+    starting = undefined;
+    ready = false;
+    if (idle !== undefined) clearTimeout(idle);
+    if (old) await Promise.all(old.map((s) => s.worker.terminate()));
+  };
+  const fail = (slot: Slot, why: string) => {
+    for (const p of slot.pending.values()) p.reject(new Error(why));
+    slot.pending.clear();
+    void stop();
+  };
+  const busy = () => slots?.some((s) => s.pending.size > 0) ?? false;
+  const armIdle = () => {
+    if (idle !== undefined) clearTimeout(idle);
+    idle = setTimeout(() => { if (!busy()) void stop(); }, idleMs);
+    idle.unref?.();
+  };
+  const start = (): Promise<boolean> => {
+    if (disabled) return Promise.resolve(false);
+    if (starting) return starting;
+    const mine: Slot[] = [];
+    const readies: Promise<string | undefined>[] = [];
+    for (let i = 0; i < opts.workers; i++) {
+      const slot: Slot = { worker: spawn(), pending: new Map(), dim: 0 };
+      slot.worker.unref();
+      mine.push(slot);
+      readies.push(new Promise((resolve) => {
+        slot.worker.on("message", (m: Reply) => {
+          if (m.ready !== undefined) { slot.dim = m.dim!; resolve(m.ready); return; }
+          if (m.failed !== undefined) { resolve(undefined); return; }
+          const p = slot.pending.get(m.id!);
+          if (p === undefined) return;
+          slot.pending.delete(m.id!);
+          if (slot.pending.size === 0) slot.worker.unref();
+          if (m.error !== undefined) { p.reject(new Error(m.error)); return; }
+          p.resolve(m.screens!.map((s, j) => ({ screen: s, vector: m.vectors!.slice(j * slot.dim, (j + 1) * slot.dim) })));
+        });
+        slot.worker.on("error", (e: unknown) => { resolve(undefined); fail(slot, String(e)); });
+        slot.worker.on("exit", () => { resolve(undefined); if (slots === mine) fail(slot, "text worker exited"); });
+      }));
+    }
+    slots = mine;
+    starting = Promise.all(readies).then((ids) => {
+      if (slots !== mine) return false;
+      // A worker that computes another embedder (or none) disables the pool for good: results must be the main thread's.
+      if (ids.some((x) => x !== opts.embedderId)) {
+        disabled = true;
+        void stop();
+        return false;
+      }
+      ready = true;
+      armIdle();
+      return true;
+    });
+    return starting;
+  };
   const post = (slot: Slot, jobs: readonly TextJob[]): Promise<TextJobResult[]> => new Promise((resolve, reject) => {
     const n = nextJob++;
     // Referenced while a job is out, so a script awaiting it is not ended under it.
@@ -102,18 +139,28 @@ export async function createTextPool(opts: TextPoolOptions): Promise<TextPool | 
     slot.worker.postMessage({ id: n, screen: jobs.map((j) => j.screen), embed: jobs.map((j) => j.embed) });
   });
   return {
-    ready,
-    get embedderId() { return broken ? undefined : id; },
-    offThread: (n) => (broken || id === undefined || n < minBatch ? 0 : Math.round((n * slots.length) / (slots.length + mainWeight))),
+    start,
+    get embedderId() { return disabled ? undefined : opts.embedderId; },
+    offThread: (n) => {
+      if (disabled || n < minBatch) return 0;
+      if (!ready) {
+        void start();
+        return 0;
+      }
+      return Math.round((n * opts.workers) / (opts.workers + mainWeight));
+    },
     run: async (jobs) => {
-      if (broken || id === undefined) throw new Error("the text pool is not available");
-      const per = Math.ceil(jobs.length / slots.length);
-      const parts = await Promise.all(slots.map((s, i) => (i * per < jobs.length ? post(s, jobs.slice(i * per, (i + 1) * per)) : Promise.resolve([]))));
+      const live = slots;
+      if (!ready || live === undefined) throw new Error("the text pool is not running");
+      armIdle();
+      const per = Math.ceil(jobs.length / live.length);
+      const parts = await Promise.all(live.map((s, i) => (i * per < jobs.length ? post(s, jobs.slice(i * per, (i + 1) * per)) : Promise.resolve([]))));
+      armIdle();
       return parts.flat();
     },
     close: async () => {
-      broken = true;
-      await Promise.all(slots.map((s) => s.worker.terminate()));
+      disabled = true;
+      await stop();
     },
   };
 }

@@ -44,8 +44,8 @@ let pool: TextPool;
 let embedder: Embedder;
 beforeAll(async () => {
   embedder = (await loadEmbedder(parseConfig({})))!;
-  pool = (await createTextPool({ workers: 2, tablePath: TABLE }))!;
-  expect(await pool.ready).toBe(true);
+  pool = (await createTextPool({ workers: 2, tablePath: TABLE, embedderId: embedder.id, idleMs: 600_000 }))!;
+  expect(await pool.start()).toBe(true);
 }, 120_000);
 afterAll(async () => { await pool?.close(); });
 
@@ -124,6 +124,34 @@ describe("ingest text pool", () => {
       expect(dumps[1]).toBe(dumps[0]);
     } finally {
       for (const t of stores) await t.close();
+    }
+  }, 120_000);
+
+  it("starts no thread before a batch worth sharing, and stops its workers after the idle time", async () => {
+    const lazy = (await createTextPool({ workers: 1, tablePath: TABLE, embedderId: embedder.id, idleMs: 300 }))!;
+    try {
+      expect(lazy.offThread(5)).toBe(0);
+      expect(lazy.offThread(250)).toBe(0); // starts the worker; this batch runs in-thread
+      expect(await lazy.start()).toBe(true);
+      expect(lazy.offThread(250)).toBeGreaterThan(100);
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(lazy.offThread(250)).toBe(0); // stopped while idle; asking again restarts it
+      expect(await lazy.start()).toBe(true);
+      const [r] = await lazy.run([{ screen: "granite kiln", embed: "granite kiln" }]);
+      expect(Array.from(r.vector)).toEqual(Array.from((await embedder.embed(["granite kiln"]))[0]));
+    } finally {
+      await lazy.close();
+    }
+  }, 120_000);
+
+  it("is never used when its workers compute another embedder than the main thread's", async () => {
+    const other = (await createTextPool({ workers: 1, tablePath: TABLE, embedderId: "another-table@00000000" }))!;
+    try {
+      expect(await other.start()).toBe(false);
+      expect(other.embedderId).toBeUndefined();
+      expect(other.offThread(250)).toBe(0);
+    } finally {
+      await other.close();
     }
   }, 120_000);
 });
