@@ -13,7 +13,7 @@ import type { EntryResult, ingestMemory } from "./ingest/ingest-memory.ts";
 import type { MarkdownGraphPort, MarkdownIngestOptions, MarkdownIngestResult, ingestMarkdown } from "./ingest/ingest-markdown.ts";
 import type { ConversationOptions, ConversationResult, ingestConversation } from "./conversation/ingest-conversation.ts";
 import type { QuarantineService } from "./quarantine/quarantine-service.ts";
-import type { IndexHooks, TxHook } from "./ingest/ports.ts";
+import type { IndexHooks, TextWork, TxHook } from "./ingest/ports.ts";
 import type { deleteMemory } from "./lifecycle/delete-memory.ts";
 import type { health, healthDb, stats } from "./ops/health-service.ts";
 import type { Db } from "./store/db.ts";
@@ -56,6 +56,8 @@ export interface MemoryPorts {
   clock?: () => Date;
   /** Embedder; when absent, chunks are stored without vectors and recall is lexical only. */
   embedder?: Embedder;
+  /** Worker threads for a batch's screen and embedding (issue 25, src/runtime/text-pool.ts); closed with the memory. */
+  textWork?: TextWork;
   /** Optional local injection classifier (`CAIRN_INJECTION_CLASSIFIER_DIR`; SPEC §1 Trust rules). */
   injectionClassifier?: InjectionClassifier;
   /** Optional cross-encoder for the rerank tier (SPEC §1 step 5). */

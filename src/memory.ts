@@ -80,7 +80,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const audit = createAuditService(db, clock);
   // Every chunk write and delete records one audit row in its own transaction (SPEC §1 item 5).
   const write: WriteContext = { db, clock, embedder: ports.embedder, indexHooks: [], txHooks: [audit.hook], maxDocs: config.maxDocs,
-    injectionPolicy: config.injectionPolicy, classifier: ports.injectionClassifier };
+    injectionPolicy: config.injectionPolicy, classifier: ports.injectionClassifier, textWork: ports.textWork };
   const healthDeps: HealthDeps = {
     db, rssBytes: ports.rssBytes,
     // SPEC §1 Trust rules: the rules always run; the optional local classifier is "on" once loaded, else "absent".
@@ -302,6 +302,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
       await db.checkpoint().catch(() => undefined);
       await domainDbs?.close();
       db.close();
+      await ports.textWork?.close().catch(() => undefined);
     },
   };
 }

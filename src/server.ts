@@ -10,7 +10,7 @@ import { createApp } from "./http/app.ts";
 import { parserRefusal } from "./http/parser-refusal.ts";
 import { decodeSnapshotFile, encodeSnapshotFile } from "./lexical/snapshot-file.ts";
 import { openMemory, type Memory } from "./memory.ts";
-import { loadCrossEncoder, loadEmbedder, loadInjectionClassifier } from "./runtime/model-loader.ts";
+import { loadCrossEncoder, loadEmbedder, loadInjectionClassifier, loadTextPool } from "./runtime/model-loader.ts";
 import { dirKeyring } from "./runtime/ump-keyring.ts";
 import { connectorFiles } from "./runtime/private-file.ts";
 import {
@@ -48,13 +48,15 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
     save: (data: unknown) => writeFileAtomic(snap, encodeSnapshotFile(data)),
   };
   const embedder = await loadEmbedder(config);
+  // Issue 25: the batch screen and embedding on worker threads (started by the first large batch).
+  const textWork = await loadTextPool(config, embedder);
   const crossEncoder = await loadCrossEncoder(config);
   const injectionClassifier = await loadInjectionClassifier(config);
   // SPEC §5 item 5: the operator key is re-read on every use, so rotation applies at once; an insecure key file refuses boot.
   const keyring = dirKeyring(config.umpKeyDir);
   keyring.currentSync();
   return await openMemory(config, {
-    rssBytes, embedder, crossEncoder, injectionClassifier, snapshots, readSecretFile, resolveHost, exit: exitProcess, umpKey: () => keyring.currentSync(),
+    rssBytes, embedder, textWork, crossEncoder, injectionClassifier, snapshots, readSecretFile, resolveHost, exit: exitProcess, umpKey: () => keyring.currentSync(),
     pid: processId(), pidAlive: processAlive, connectorFiles, nodeId: `${await hostName()}-${processId()}`,
     domainFiles: domainFilesBeside(config.dbPath),
   });

@@ -59,6 +59,8 @@ export interface Config {
   recallBudgetMs: number;
   /** V8 old-generation growth after boot, percent (`CAIRN_HEAP_GROWING_PERCENT`, Node only; 0 = V8's default, the default). */
   heapGrowingPercent: number;
+  /** Worker threads for a batch's screen and embedding (`CAIRN_INGEST_WORKERS`, Node only; -1 = cores − 1, at most 3; 0 = off). */
+  ingestWorkers: number;
   /** Embedder kind (`CAIRN_EMBED_KIND`): static (default), model2vec, onnx or none. */
   embedKind: "static" | "model2vec" | "onnx" | "none";
   /**

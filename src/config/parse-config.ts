@@ -79,6 +79,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     recallGraphEnabled: readBool(env, "CAIRN_RECALL_GRAPH_ENABLED", true),
     recallBudgetMs: readInt(env, "CAIRN_RECALL_BUDGET_MS", 8_000, 1, 600_000),
     heapGrowingPercent: readInt(env, "CAIRN_HEAP_GROWING_PERCENT", 0, 0, 400),
+    ingestWorkers: readInt(env, "CAIRN_INGEST_WORKERS", -1, -1, 16),
     embedKind: readEnum(env, "CAIRN_EMBED_KIND", ["static", "model2vec", "onnx", "none"] as const, "static"),
     embedModelDir: readString(env, "CAIRN_EMBED_MODEL_DIR"),
     rerankModelDir: readString(env, "CAIRN_RERANK_MODEL_DIR"),

@@ -4,7 +4,7 @@ import type { Embedder } from "../embed/embedder.ts";
 import type { GraphSink } from "../graph/graph-delta.ts";
 import type { InjectionClassifier } from "../screen-model/classifier.ts";
 import type { Db } from "../store/db.ts";
-import type { Clock, IndexHooks, ReviewGate, TxHook } from "./ports.ts";
+import type { Clock, IndexHooks, ReviewGate, TextWork, TxHook } from "./ports.ts";
 
 /** Shared write-path context. */
 export interface WriteContext {
@@ -23,6 +23,8 @@ export interface WriteContext {
   classifier?: InjectionClassifier;
   /** Receives the graph rows a write staged, for the in-memory recall graph (SPEC §1 step 6). */
   graphSink?: GraphSink;
+  /** Worker threads for a batch's screen and embedding (issue 25); absent: all in-thread. */
+  textWork?: TextWork;
   /** Write-posture gate for the posture-carrying doors (SPEC §1); absent means every write is direct. */
   review?: ReviewGate;
 }

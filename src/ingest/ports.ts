@@ -3,6 +3,7 @@
  * linker) plug in here without the ingest code knowing them.
  */
 import type { Chunk, IngestKind, Origin } from "../core/types.ts";
+import type { ScreenResult } from "../hygiene/screen.ts";
 import type { Exec } from "../store/db.ts";
 
 /** Keeps in-memory indexes in step with committed writes. */
@@ -63,4 +64,26 @@ export interface ReviewGate {
   route(door: string): "proposal" | "memory";
   /** Files a candidate as a pending proposal. */
   file(c: ReviewCandidate): Promise<{ id: number; domain: string; score: number; verdict: string; duplicate?: true }>;
+}
+
+/** One text job of a batch: the text the screen reads and the text the embedder reads (issue 25). */
+export interface TextJob { screen: string; embed: string }
+
+/** What the workers return for one job: the rules verdict (no classifier) and the vector. */
+export interface TextJobResult { screen: ScreenResult; vector: Float32Array }
+
+/**
+ * Worker threads that run the rules screen and the static embedding of a batch beside the main thread
+ * (issue 25; built in src/runtime/text-pool.ts). Both are pure functions of the text, so the results are the
+ * ones the main thread would compute; the write path uses the pool only when `embedderId` is its embedder's id.
+ */
+export interface TextWork {
+  /** The id of the embedder the workers run (the table's hash in it), or undefined until they are ready. */
+  readonly embedderId: string | undefined;
+  /** How many of a batch of `n` jobs go to the workers (0: run all in-thread); the rest run in-thread meanwhile. */
+  offThread(n: number): number;
+  /** Posts the jobs to the workers at once and resolves with their results in input order; rejects when a worker fails. */
+  run(jobs: readonly TextJob[]): Promise<TextJobResult[]>;
+  /** Stops the workers. */
+  close(): Promise<void>;
 }

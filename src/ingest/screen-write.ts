@@ -41,9 +41,11 @@ export function screenWrite(policy: InjectionPolicy, content: string, title?: st
  */
 export async function screenWrites(
   policy: InjectionPolicy, classifier: InjectionClassifier | undefined, items: ReadonlyArray<{ content: string; title?: string }>,
+  precomputed?: readonly ScreenResult[],
 ): Promise<WriteScreen[]> {
   const texts = items.map((c) => screened(c.title, c.content));
-  const rules = texts.map(screen);
+  // `precomputed`: the rules verdicts of these texts, already computed (src/ingest/text-work.ts, issue 25).
+  const rules = precomputed ?? texts.map(screen);
   const probs = classifier && texts.length > 0 ? await classifier.score(texts).catch(() => undefined) : undefined;
   return rules.map((r, i) => decide(policy, probs ? withClassifier(r, probs[i] ?? 0) : r));
 }

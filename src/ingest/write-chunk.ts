@@ -13,6 +13,7 @@ import { putVectors } from "../store/vectors.ts";
 import type { WriteContext } from "./context.ts";
 import { runTxHooks, type TxEvent } from "./ports.ts";
 import { screenWrites } from "./screen-write.ts";
+import { embedText, screenAndEmbed } from "./text-work.ts";
 
 /** Outcome of one chunk write: a value, not an exception (STYLE rule 8). */
 export interface WriteOutcome {
@@ -59,12 +60,14 @@ export async function writeChunks(
     todo.push({ i, c });
   });
   // SPEC §1: every door is screened (rules, plus the optional classifier); verdicts only move toward quarantine/reject.
-  const verdicts = await screenWrites(ctx.injectionPolicy, ctx.classifier, todo.map((t) => t.c));
+  // Issue 25: the rules screen and the embedding run together, a share on the worker pool when there is one.
+  const text = todo.length ? await screenAndEmbed(ctx, todo.map((t) => t.c)) : { rules: [], vectors: undefined };
+  const verdicts = await screenWrites(ctx.injectionPolicy, ctx.classifier, todo.map((t) => t.c), text.rules);
   todo.forEach((t, k) => {
     const verdict = verdicts[k];
     if (verdict.result.verdict !== "clean") t.c = { ...t.c, flagged: t.c.flagged || verdict.flagged, meta: { ...(t.c.meta ?? {}), screen: verdict.result } };
   });
-  const vectors = ctx.embedder && todo.length ? await ctx.embedder.embed(todo.map((t) => embedText(t.c))) : undefined;
+  const vectors = text.vectors;
   const out = await writeIn(ctx.db, domains[0] ?? "global", async (tx) => {
     const res: (WriteOutcome | undefined)[] = new Array(input.length);
     const created: (number | undefined)[] = new Array(input.length);
@@ -128,10 +131,8 @@ export async function writeChunks(
   return result;
 }
 
-/** The text embedded for a chunk: title and content. */
-export function embedText(c: { title?: string; content: string }): string {
-  return c.title ? `${c.title}\n${c.content}` : c.content;
-}
+/** The text embedded for a chunk: title and content (src/ingest/text-work.ts). */
+export { embedText };
 
 // Content hashes are unique across the whole store (SPEC §4.2 duplicates), whichever database holds the chunk.
 async function findAnywhere(ctx: WriteContext, hashes: string[], tx?: Exec): Promise<Map<string, Chunk>> {

@@ -14,6 +14,7 @@ import { createStaticEmbedder, DEFAULT_STATIC_ASSET_PATH } from "../embed/static
 import type { CrossEncoder } from "../rerank/onnx-cross-encoder.ts";
 import type { InjectionClassifier } from "../screen-model/classifier.ts";
 import { packageRoot, readBytes } from "./platform.ts";
+import { createTextPool, ingestWorkerCount, type TextPool } from "./text-pool.ts";
 
 /** Loads the embedder named by the config (undefined for `none`). */
 export async function loadEmbedder(config: Config): Promise<Embedder | undefined> {
@@ -43,6 +44,17 @@ export async function loadEmbedder(config: Config): Promise<Embedder | undefined
   // ONNX is node-only and heavy: load it only when asked for.
   const { loadOnnxEmbedder } = await import("../embed/onnx-embedder.ts");
   return await loadOnnxEmbedder(dir);
+}
+
+/**
+ * Starts the ingest text pool (issue 25) for the default static embedder: its workers load the same table file.
+ * Undefined for another embedder, under Deno, or with `CAIRN_INGEST_WORKERS=0`. No thread starts at boot: the
+ * first batch worth sharing starts the workers, and the write path runs in-thread until they are ready.
+ */
+export async function loadTextPool(config: Config, embedder: Embedder | undefined): Promise<TextPool | undefined> {
+  if (config.embedKind !== "static" || embedder === undefined) return undefined;
+  const workers = await ingestWorkerCount(config.ingestWorkers);
+  return await createTextPool({ workers, tablePath: `${packageRoot()}/${DEFAULT_STATIC_ASSET_PATH}`, embedderId: embedder.id });
 }
 
 /** Loads the optional ONNX cross-encoder for the rerank tier. */
