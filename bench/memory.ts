@@ -36,6 +36,11 @@ const freePort = () => new Promise<number>((ok) => {
   });
 });
 const queries = (parseJsonl(readFileSync(resolve(ROOT, "../shared/data/scifact/queries.jsonl"), "utf8")) as { text: string }[]).map((q) => q.text);
+const cpuS = (pid: number | undefined) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(f[11]) + Number(f[12])) / 100;
+};
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
 async function once(): Promise<Record<string, unknown>> {
@@ -64,18 +69,22 @@ async function once(): Promise<Record<string, unknown>> {
     throw new Error("probe did not answer");
   };
   const base = `http://127.0.0.1:${port}`;
+  // CPU seconds from /proc (load-independent, unlike wall times): the boot's, then per query.
+  const bootCpuS = cpuS(child.pid);
   const boot = await sample();
+  const q0 = cpuS(child.pid);
   for (let i = 0; i < 50 + QUERIES; i++) {
     const res = await fetch(base + "/recall", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: queries[(i * 7) % queries.length] }) });
     if (!res.ok) throw new Error(`/recall ${res.status}`);
     await res.arrayBuffer();
   }
+  const queryCpuMs = ((cpuS(child.pid) - q0) * 1000) / (50 + QUERIES);
   const after = await sample();
   const done = new Promise((ok) => child.once("exit", ok));
   child.kill("SIGTERM");
   await done;
   rmSync(probe, { force: true });
-  return { bootMs, boot, after };
+  return { bootMs, bootCpuS, queryCpuMs, boot, after };
 }
 
 const rows: Record<string, unknown>[] = [];
@@ -88,7 +97,7 @@ console.log("|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
   const b = r.boot as Record<string, Record<string, number>>;
   const a = r.after as Record<string, Record<string, number>>;
-  console.log(show(`boot (${r.bootMs} ms)`, b.before));
+  console.log(show(`boot (${r.bootMs} ms, ${r.bootCpuS} CPU-s; ${Math.round((r.queryCpuMs as number) * 100) / 100} CPU-ms a query)`, b.before));
   if (b.afterGc) console.log(show("boot, after full GC", b.afterGc));
   console.log(show("after queries", a.before));
   if (a.afterGc) console.log(show("after queries, full GC", a.afterGc));

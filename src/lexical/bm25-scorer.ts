@@ -67,7 +67,7 @@ export class Bm25Scorer {
       const norm = this.lengthNorms(params);
       const n = store.liveCount;
       for (let t = 0; t < termIds.length; t++) {
-        const p = store.postings[termIds[t]];
+        const p = store.list(termIds[t]);
         const df = p.length;
         const qw = weights[t] * Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (k1 + 1);
         const docs = p.docs;
@@ -137,7 +137,7 @@ export class Bm25Scorer {
     const at = new Map<number, number>();
     for (const term of terms) {
       const id = this.store.termId(term);
-      if (id === undefined || this.store.postings[id].length === 0) continue;
+      if (id === undefined || this.store.df(id) === 0) continue;
       const i = at.get(id);
       if (i === undefined) {
         at.set(id, termIds.length);
@@ -170,7 +170,7 @@ export class Bm25Scorer {
 
   private matchedTerms(docNo: number, termIds: number[]): string[] {
     const out: string[] = [];
-    for (const id of termIds) if (this.store.postings[id].find(docNo) >= 0) out.push(this.store.terms[id]);
+    for (const id of termIds) if (this.store.list(id).find(docNo) >= 0) out.push(this.store.terms[id]);
     return out;
   }
 

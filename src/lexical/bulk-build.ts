@@ -12,7 +12,7 @@
  */
 
 import { InvertedStore } from "./inverted-store.ts";
-import { FIELDS, TermPostings } from "./term-postings.ts";
+import { FIELDS } from "./term-postings.ts";
 
 /** Validated snapshot data (lengths, slots and masks checked by the caller). */
 export interface ForwardData {
@@ -115,7 +115,11 @@ export function assembleStore(data: ForwardData, b: BuiltPostings): InvertedStor
   const n = docNos.length;
   const T = terms.length;
   if (b.offset.length !== T + 1 || b.docs.length !== b.offset[T] || b.tfs.length !== b.docs.length * FIELDS || b.ends.length !== n * FIELDS) return null;
+  const { offset, docs, tfs, wide } = b;
+  for (const [t, own] of wide) if (t >= T || own.length !== (offset[t + 1] - offset[t]) * FIELDS) return null;
   const store = new InvertedStore();
+  // Issue 25: the store reads the shared buffers by offset; no per-term object until a term is used.
+  store.adoptPostings({ terms: T, offset, docs, tfs, wide });
   for (const t of terms) store.intern(t);
   store.reserve(n > 0 ? docNos[n - 1] + 1 : 0);
   let at = 0;
@@ -136,12 +140,6 @@ export function assembleStore(data: ForwardData, b: BuiltPostings): InvertedStor
       store.seqLen[slot] = meta[i * META + 1 + 2 * f];
       store.sumLen[f] += store.fieldLen[slot];
     }
-  }
-  const { offset, docs, tfs, wide } = b;
-  for (const [t, own] of wide) if (t >= T || own.length !== (offset[t + 1] - offset[t]) * FIELDS) return null;
-  for (let t = 0; t < T; t++) {
-    store.postings[t] = offset[t + 1] === offset[t] ? new TermPostings(1)
-      : TermPostings.over(docs.subarray(offset[t], offset[t + 1]), wide.get(t) ?? tfs.subarray(offset[t] * FIELDS, offset[t + 1] * FIELDS));
   }
   store.revision++;
   return store;

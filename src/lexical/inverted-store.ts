@@ -1,6 +1,6 @@
 /**
- * The inverted store both lexical implementations share: vocabulary, one
- * `TermPostings` per term, per-document field lengths, and a forward list of
+ * The inverted store both lexical implementations share: vocabulary, postings
+ * per term (a loaded snapshot's in shared buffers, `TermPostings` once written or read), per-document field lengths, and a forward list of
  * term ids per document field (part sequence first, then whole-identifier
  * extras). The forward list makes removal exact (every posting of the
  * document is found again without re-analysing its text), lets quoted phrases
@@ -18,6 +18,17 @@ import type { Analysis } from "./analyzer.ts";
 import { CONTENT, FIELDS, TermPostings, TITLE } from "./term-postings.ts";
 import { decodeVarintPrefix, varintSize, writeVarints } from "./varint.ts";
 
+/** Postings filled at load into shared buffers (see `BuiltPostings` in `bulk-build.ts`). */
+export interface LoadedPostings {
+  /** Number of terms covered (term ids 0 .. terms − 1). */
+  terms: number;
+  offset: Uint32Array;
+  docs: Uint32Array;
+  /** Per entry and field, one byte each; a term with a count above 255 has its own Uint16 list in `wide`. */
+  tfs: Uint8Array;
+  wide: Map<number, Uint16Array>;
+}
+
 const FIRST_PAGE = 4096;
 const MAX_PAGE = 1 << 20;
 
@@ -27,8 +38,14 @@ export class InvertedStore {
   readonly vocab = new Map<string, number>();
   /** Term id → term. */
   readonly terms: string[] = [];
-  /** Term id → postings. */
-  readonly postings: TermPostings[] = [];
+  /**
+   * Term id → postings of its own (written since load) or materialised on first access. A loaded snapshot's
+   * postings stay in the shared buffers of `base` (issue 25: no object or view per term, ~230 bytes a term,
+   * −10 MB at 50k); a term gets a `TermPostings` over its slice when a query or a write first reaches it.
+   */
+  private readonly own: (TermPostings | undefined)[] = [];
+  /** The loaded postings (`bulk-build.ts`): term t's entries are offset[t] .. offset[t + 1] − 1. */
+  private base: LoadedPostings | undefined;
   /** Number of live documents (BM25's N). */
   liveCount = 0;
   /** Sum of field lengths over live documents, per field. */
@@ -66,10 +83,40 @@ export class InvertedStore {
     return this.vocab.get(term);
   }
 
+  /** Term t's postings (t must be a term id of this store). */
+  list(t: number): TermPostings {
+    let p = this.own[t];
+    if (p === undefined) {
+      const b = this.base!;
+      const from = b.offset[t];
+      const to = b.offset[t + 1];
+      p = TermPostings.over(b.docs.subarray(from, to), b.wide.get(t) ?? b.tfs.subarray(from * FIELDS, to * FIELDS));
+      this.own[t] = p;
+    }
+    return p;
+  }
+
+  /** Document frequency of term id t (its postings length), without materialising a loaded list. */
+  df(t: number): number {
+    const p = this.own[t];
+    if (p !== undefined) return p.length;
+    const b = this.base;
+    return b !== undefined && t < b.terms ? b.offset[t + 1] - b.offset[t] : 0;
+  }
+
+  /**
+   * Adopts loaded postings for the first `terms` term ids (bulk loading, right after interning them). Each
+   * `wide` list must hold exactly its term's entries (checked by the caller).
+   */
+  adoptPostings(postings: LoadedPostings): void {
+    this.base = postings;
+    this.own.length = postings.terms;
+  }
+
   /** BM25 idf of an analyzed term, ln(1 + (N − df + 0.5) / (df + 0.5)), the scorer's form (df = 0 for an unseen term). */
   idf(term: string): number {
     const id = this.vocab.get(term);
-    const df = id === undefined ? 0 : this.postings[id].length;
+    const df = id === undefined ? 0 : this.df(id);
     return Math.log(1 + (this.liveCount - df + 0.5) / (df + 0.5));
   }
 
@@ -131,7 +178,7 @@ export class InvertedStore {
     for (let i = 0; i < sorted.length; ) {
       let j = i + 1;
       while (j < sorted.length && sorted[j] === sorted[i]) j++;
-      this.postings[sorted[i]].add(docNo, field, j - i);
+      this.list(sorted[i]).add(docNo, field, j - i);
       i = j;
     }
   }
@@ -148,7 +195,7 @@ export class InvertedStore {
     for (const id of ids) {
       if (seen.has(id)) continue;
       seen.add(id);
-      this.postings[id].clearField(docNo, field);
+      this.list(id).clearField(docNo, field);
     }
     this.sumLen[field] -= this.fieldLen[at];
     this.releaseFwd(at);
@@ -175,7 +222,8 @@ export class InvertedStore {
       id = this.terms.length;
       this.vocab.set(term, id);
       this.terms.push(term);
-      this.postings.push(new TermPostings());
+      // A term the loaded postings cover starts empty there; any other gets a list of its own.
+      if (this.base === undefined || id >= this.base.terms) this.own[id] = new TermPostings();
     }
     return id;
   }

@@ -15,19 +15,19 @@ export function phraseDocs(store: InvertedStore, phrase: string[]): number[] {
   const ids: number[] = [];
   for (const term of phrase) {
     const id = store.termId(term);
-    if (id === undefined || store.postings[id].length === 0) return [];
+    if (id === undefined || store.df(id) === 0) return [];
     ids.push(id);
   }
-  if (ids.length === 1) return Array.from(store.postings[ids[0]].docs.subarray(0, store.postings[ids[0]].length));
+  if (ids.length === 1) return Array.from(store.list(ids[0]).docs.subarray(0, store.df(ids[0])));
   let rarest = ids[0];
-  for (const id of ids) if (store.postings[id].length < store.postings[rarest].length) rarest = id;
-  const lead = store.postings[rarest];
+  for (const id of ids) if (store.df(id) < store.df(rarest)) rarest = id;
+  const lead = store.list(rarest);
   const out: number[] = [];
   for (let i = 0; i < lead.length; i++) {
     const doc = lead.docs[i];
     let all = true;
     for (const id of ids) {
-      if (id !== rarest && store.postings[id].find(doc) < 0) {
+      if (id !== rarest && store.list(id).find(doc) < 0) {
         all = false;
         break;
       }

@@ -76,7 +76,7 @@ export function encodeStore(store: InvertedStore, renumber = false): EncodedStor
     ids,
     meta: u32ToBase64(Uint32Array.from(meta)),
     tokens: bytesToBase64(encodeVarints(tokens)),
-    df: u32ToBase64(Uint32Array.from(used, (id) => store.postings[id].length)),
+    df: u32ToBase64(Uint32Array.from(used, (id) => store.df(id))),
   };
 }
 

@@ -71,6 +71,12 @@ export class LabelTable {
     return l;
   }
 
+  /** The domain of `id` without building its labels object (boot's vector load), or undefined. */
+  domainOf(id: number): string | undefined {
+    if (!this.#inRange(id)) return this.#overflow.get(id)?.domain;
+    return (this.#bits[id] & PRESENT) === 0 ? undefined : this.#names[this.#domain[id]];
+  }
+
   /** Sets (or replaces) the labels of `id`. */
   set(id: number, l: ChunkLabels): this {
     if (!Number.isSafeInteger(id) || id < 0) throw new RangeError(`chunk id ${id} is not a non-negative integer`);

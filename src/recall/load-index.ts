@@ -99,9 +99,12 @@ async function loadVectors(db: Db, index: RecallIndex, embedder: Embedder): Prom
   }
   for (let after = 0; ;) {
     const packed = await listVectorsPacked(db.client, after, VECTOR_PAGE, embedder.dim);
-    const page = packed
-      ? packed.ids.map((id, i) => ({ id, vec: packed.data.subarray(i * embedder.dim, (i + 1) * embedder.dim) }))
-      : await listVectorsAfter(db.client, after, 10000);
+    if (packed && packed.ids.length > 0) {
+      index.addVectorPage(packed.ids, packed.data);
+      after = packed.ids[packed.ids.length - 1];
+      continue;
+    }
+    const page = packed ? [] : await listVectorsAfter(db.client, after, 10000);
     if (!page.length) break;
     for (const v of page) {
       const l = index.labels.get(v.id);

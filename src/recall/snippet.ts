@@ -19,11 +19,44 @@ export interface TextWindow {
 // ~7% of /recall CPU at 50k), so the results are memoised.
 const termOf = memoNormalizer(50_000);
 
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'_-]*/gu;
+
+/**
+ * Issue 25: which words could hold a query term, by their first character. A word's term keeps the word's
+ * lowercased first character (stopword removal empties it, apostrophes never start a word, Porter stemming
+ * only rewrites suffixes), so for an ASCII first character only the first characters of the query terms can
+ * match; other words skip the stemming memo. Non-ASCII first characters are always looked up.
+ */
+function firstChars(q: ReadonlySet<string>): Uint8Array | undefined {
+  const first = new Uint8Array(128);
+  for (const t of q) {
+    const c = t.charCodeAt(0);
+    if (!(c < 128)) return undefined; // an empty or non-ASCII term: no filter
+    first[c] = 1;
+  }
+  return first;
+}
+
+/** Lowercase ASCII code of `c` (other codes unchanged). */
+const lowerAscii = (c: number) => (c >= 65 && c <= 90 ? c + 32 : c);
+
+let lastText: string | undefined;
+let lastTerms: ReadonlySet<string> | undefined;
+let lastHits: number[] = [];
+
+/** Start offsets of the words holding a query term (the last answer is reused: a hit's two windows ask twice). */
 function termHits(text: string, q: ReadonlySet<string>): number[] {
+  if (text === lastText && q === lastTerms) return lastHits;
   const out: number[] = [];
-  for (const m of text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'_-]*/gu)) {
+  const first = firstChars(q);
+  for (const m of text.matchAll(WORD)) {
+    const c = text.charCodeAt(m.index!);
+    if (first !== undefined && c < 128 && first[lowerAscii(c)] === 0) continue;
     if (q.has(termOf(m[0]))) out.push(m.index!);
   }
+  lastText = text;
+  lastTerms = q;
+  lastHits = out;
   return out;
 }
 
@@ -60,7 +93,10 @@ export function bestWindow(text: string, queryTerms: ReadonlySet<string>, size: 
 /** Highlight ranges `[start, end)` of query-term words within a served text. */
 export function highlights(text: string, queryTerms: ReadonlySet<string>): [number, number][] {
   const out: [number, number][] = [];
-  for (const m of text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'_-]*/gu)) {
+  const first = firstChars(queryTerms);
+  for (const m of text.matchAll(WORD)) {
+    const c = text.charCodeAt(m.index!);
+    if (first !== undefined && c < 128 && first[lowerAscii(c)] === 0) continue;
     if (queryTerms.has(termOf(m[0]))) out.push([m.index!, m.index! + m[0].length]);
   }
   return out;

@@ -40,6 +40,23 @@ describe("lexical snapshot file container", () => {
     expect(() => decodeSnapshotFile(file.subarray(0, file.length - 4096))).toThrow(/truncated/);
   });
 
+  it("moves long base64 strings at any depth, in arrays and objects, and brings each back as its bytes", () => {
+    const bytesA = Uint8Array.from({ length: 6000 }, (_, i) => (i * 31) % 256);
+    const bytesB = Uint8Array.from({ length: 4500 }, (_, i) => (i * 7 + 3) % 256);
+    const b64 = (b: Uint8Array) => btoa(String.fromCharCode(...b));
+    const data = { top: b64(bytesA), list: [1, "two", null, { deep: [b64(bytesB), 3] }], n: 5, terms: ["alpha", "beta"] };
+    const decoded = decodeSnapshotFile(encodeSnapshotFile(data)) as { top: Uint8Array; list: [number, string, null, { deep: [Uint8Array, number] }]; n: number; terms: string[] };
+    expect(decoded.top).toBeInstanceOf(Uint8Array);
+    expect(Array.from(decoded.top)).toEqual(Array.from(bytesA));
+    expect(Array.from(decoded.list[3].deep[0])).toEqual(Array.from(bytesB));
+    expect(decoded.list.slice(0, 3)).toEqual([1, "two", null]);
+    expect(decoded.list[3].deep[1]).toBe(3);
+    expect(decoded.n).toBe(5);
+    expect(decoded.terms).toEqual(["alpha", "beta"]);
+    // An object that merely looks like a placeholder (no such section) stays as it is.
+    expect(decodeSnapshotFile(encodeSnapshotFile({ x: { $b64: 7 } }))).toEqual({ x: { $b64: 7 } });
+  });
+
   it("keeps short and non-base64 strings in the header", () => {
     const data = { note: "x".repeat(5000) + "!", short: "abcd", list: ["a", "b"] };
     expect(decodeSnapshotFile(encodeSnapshotFile(data))).toEqual(data);

@@ -38,6 +38,7 @@ describe("chunk labels in typed arrays (issue 25)", () => {
         for (const [id, l] of model) {
           expect(table.has(id)).toBe(true);
           expect(table.get(id)).toEqual(l);
+          expect(table.domainOf(id)).toBe(l.domain);
         }
         for (const [, id] of ops) if (!model.has(id)) expect(table.get(id)).toBeUndefined();
       },
