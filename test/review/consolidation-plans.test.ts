@@ -66,6 +66,14 @@ describe("planConsolidation: contradicts", () => {
     expect(links).toHaveLength(1);
     expect(links[0]).toMatchObject({ from: 2, to: 1, basis: { relation: "works_at" } });
   });
+
+  it("proposes a link for each distinct pair in conflict, sorted by target then source whatever order the edges came in", () => {
+    const links = plan({
+      conflicts: [conflict({ chunkId: 4 }, { chunkId: 2 }), conflict({ chunkId: 5 }, { chunkId: 1 }), conflict({ chunkId: 3 }, { chunkId: 1 })],
+      created: { 1: at(1), 2: at(1), 3: at(2), 4: at(3), 5: at(3) },
+    });
+    expect(links.map((l) => [l.kind, l.from, l.to])).toEqual([["contradicts", 3, 1], ["contradicts", 5, 1], ["contradicts", 4, 2]]);
+  });
 });
 
 describe("planConsolidation: supersedes for near-duplicates", () => {
@@ -123,6 +131,9 @@ describe("the near-duplicate measure (cosine of analyzer term frequencies)", () 
     expect(nearDuplicatePairs(docs, 0.9)).toEqual([[0, 1, 1]]);
     expect(nearDuplicatePairs(docs, 0.6667)).toEqual([[0, 1, 1], [0, 2, 0.6667], [1, 2, 0.6667]]);
     expect(nearDuplicatePairs(docs, 0.6668)).toEqual([[0, 1, 1]]);
+    // A short text before a longer one that contains it (2 / (√2·√3) = 0.8165) is still too short to pair.
+    expect(nearDuplicatePairs(["apple banana", "apple banana cherry"].map(termVector), 0.8)).toEqual([]);
+    expect(nearDuplicatePairs(["apple banana cherry", "apple banana"].map(termVector), 0.8)).toEqual([]);
   });
 
   it("ignores a term held by more than 256 documents when finding candidates, but still counts it in the similarity", () => {
@@ -165,6 +176,12 @@ describe("temporalFilter over a given source", () => {
     // A contradicts link never drops; a proposed supersedes link only marks conflict.
     expect(sets(await temporalFilter(source([{ ...l, kind: "contradicts" }], { 1: chunk(0), 2: chunk(1) }), [1, 2], opts))).toEqual({ drop: [], conflict: [1, 2], decayed: [] });
     expect(sets(await temporalFilter(source([{ ...l, approvedAt: undefined }], { 1: chunk(0), 2: chunk(1) }), [1, 2], opts))).toEqual({ drop: [], conflict: [1, 2], decayed: [] });
+  });
+
+  it("leaves a candidate the source no longer holds (deleted since recall found it) neither dropped nor decayed", async () => {
+    const l: LinkTimes = { kind: "contradicts", from: 2, to: 1, createdAt: at(1) };
+    expect(sets(await temporalFilter(source([l], { 2: chunk(1) }), [1, 2], opts))).toEqual({ drop: [], conflict: [1], decayed: [] });
+    expect(sets(await temporalFilter(source([], {}), [7], { ...opts, includeDecayed: true }))).toEqual({ drop: [], conflict: [], decayed: [] });
   });
 
   it("counts a chunk as decayed at its expiry instant, not before", async () => {
