@@ -95,14 +95,35 @@ function splitList(text: string, start: number): PiiSpan[] | null {
 
 function phoneSpans(candidate: string, start: number): PiiSpan[] {
   const core = candidate.replace(EXTENSION, "");
-  if (NOT_PHONE.some((re) => re.test(core.trim())) || isRange(core.trim())) return [];
   const digits = digitsOf(core);
-  // A Luhn-valid 13-to-19-digit run is a card, whatever the separators (issue 27: leaving it to the card rule, which reads
-  // only single spaces and hyphens, let `4111.1111.1111.1111` or `4111  1111 …` through both rules).
-  if (isCardShaped(digits)) return [{ kind: "card", start, end: start + candidate.length }];
-  if (isPhoneSized(digits.length)) return [{ kind: "phone", start, end: start + candidate.length }];
-  if (digits.length > 15 && /\s/.test(candidate)) return splitList(candidate, start) ?? [];
-  return [];
+  if (!NOT_PHONE.some((re) => re.test(core.trim())) && !isRange(core.trim())) {
+    // A Luhn-valid 13-to-19-digit run is a card, whatever the separators (issue 27: leaving it to the card rule, which
+    // reads only single spaces and hyphens, let `4111.1111.1111.1111` or `4111  1111 …` through both rules).
+    if (isCardShaped(digits)) return [{ kind: "card", start, end: start + candidate.length }];
+    if (isPhoneSized(digits.length)) return [{ kind: "phone", start, end: start + candidate.length }];
+    const list = digits.length > 15 && /\s/.test(candidate) ? splitList(candidate, start) : null;
+    if (list) return list;
+  }
+  return cardsIn(candidate, start);
+}
+
+/**
+ * The card windows of a candidate that is not a phone as a whole, with any of the phone rule's separators (issue 27:
+ * `4111  1111  1111  1111 737` or `4111.1111.1111.1111 12/25` leaked, the run being neither a card nor a phone and the
+ * card rule reading only single spaces and hyphens). The text between the cards is read again as a phone candidate.
+ */
+function cardsIn(candidate: string, start: number): PiiSpan[] {
+  const cards = cardSpans(candidate, start);
+  if (cards.length === 0) return [];
+  const out: PiiSpan[] = [];
+  let cursor = start;
+  for (const c of [...cards, { kind: "card" as const, start: start + candidate.length, end: start + candidate.length }]) {
+    const gap = /[+(]?\d(?:.*\d)?\)?/s.exec(candidate.slice(cursor - start, c.start - start));
+    if (gap) out.push(...phoneSpans(gap[0], cursor + gap.index));
+    if (c.end > c.start) out.push(c);
+    cursor = c.end;
+  }
+  return out;
 }
 
 /** Replaces the (sorted, non-overlapping) spans with filler of the same length, in one pass. */
