@@ -56,8 +56,23 @@ const NOT_PHONE = [
   /^\d+\.\d+$/, // decimal number
   /^\d{4}[-./]\d{1,2}[-./]\d{1,2}/, // ISO date, maybe with a time after it
   /^\d{1,2}[-./]\d{1,2}[-./]\d{4}(?!\d)/, // day-first or month-first date
-  /^\+?[\d ]*\.[\d.]*[-+() ]|^\+?[\d ]*[-+() ][\d\-+() ]*\./, // dots mixed with other separators: decimals, arithmetic
+  /^\+?[\d ]*\.[\d.]*[-+() ]/, // a dot, then another separator: decimals, arithmetic
 ];
+
+/**
+ * Another separator, then a dot (`1109.05+329.91` read from the right): what `/^\+?[\d ]*[-+() ][\d\-+() ]*\./`
+ * matches, in one pass (the regex backtracked over every space of a long run without a dot: quadratic).
+ */
+function sepThenDot(core: string): boolean {
+  let i = 0;
+  while (i < core.length && isDigit(core[i])) i++;
+  // The first non-digit is the earliest separator the regex can take, or there is none inside its [\d ]* prefix.
+  if (!"-+() ".includes(core[i] ?? "x")) return false;
+  i++;
+  while (i < core.length && (isDigit(core[i]) || "-+() ".includes(core[i]))) i++;
+  return core[i] === ".";
+}
+const isDigit = (c: string) => c >= "0" && c <= "9";
 const MASK = "\uffff";
 
 const digitsOf = (s: string) => s.replace(/\D/g, "");
@@ -71,38 +86,66 @@ function isRange(core: string): boolean {
 const isPhoneSized = (n: number) => n >= 10 && n <= 15;
 const isCardShaped = (digits: string) => digits.length >= 13 && digits.length <= 19 && luhnValid(digits);
 
-/** Splits an over-long candidate at whitespace into parts that are all phone-sized, or returns null. */
+/**
+ * Splits an over-long candidate at whitespace into parts that are all phone-sized, or returns null: the first way
+ * found taking the shortest first phone, worked backwards from the last part (a loop, not a recursion per part: a long
+ * list of short numbers overflowed the stack).
+ */
 function splitList(text: string, start: number): PiiSpan[] | null {
   const parts = [...text.matchAll(/\S+/g)].map((m) => ({ s: m.index, e: m.index + m[0].length, n: digitsOf(m[0]).length }));
-  const memo = new Map<number, PiiSpan[] | null>();
-  const from = (i: number): PiiSpan[] | null => {
-    if (i === parts.length) return [];
-    if (memo.has(i)) return memo.get(i) ?? null;
-    let result: PiiSpan[] | null = null;
+  // end[i]: the last part of the phone that starts at part i in the split of parts i.. (-1: no split).
+  const end = new Int32Array(parts.length + 1).fill(-1);
+  const ok = new Uint8Array(parts.length + 1);
+  ok[parts.length] = 1;
+  for (let i = parts.length - 1; i >= 0; i--) {
     let n = 0;
-    for (let j = i; j < parts.length && result === null; j++) {
+    for (let j = i; j < parts.length; j++) {
       n += parts[j].n;
       if (n > 15) break;
-      if (!isPhoneSized(n)) continue;
-      const rest = from(j + 1);
-      if (rest) result = [{ kind: "phone", start: start + parts[i].s, end: start + parts[j].e }, ...rest];
+      if (isPhoneSized(n) && ok[j + 1]) {
+        end[i] = j;
+        ok[i] = 1;
+        break;
+      }
     }
-    memo.set(i, result);
-    return result;
-  };
-  return from(0);
+  }
+  if (!ok[0]) return null;
+  const out: PiiSpan[] = [];
+  for (let i = 0; i < parts.length; i = end[i] + 1) out.push({ kind: "phone", start: start + parts[i].s, end: start + parts[end[i]].e });
+  return out;
 }
 
 function phoneSpans(candidate: string, start: number): PiiSpan[] {
   const core = candidate.replace(EXTENSION, "");
-  if (NOT_PHONE.some((re) => re.test(core.trim())) || isRange(core.trim())) return [];
   const digits = digitsOf(core);
-  // A Luhn-valid 13-to-19-digit run is a card, whatever the separators (issue 27: leaving it to the card rule, which reads
-  // only single spaces and hyphens, let `4111.1111.1111.1111` or `4111  1111 …` through both rules).
-  if (isCardShaped(digits)) return [{ kind: "card", start, end: start + candidate.length }];
-  if (isPhoneSized(digits.length)) return [{ kind: "phone", start, end: start + candidate.length }];
-  if (digits.length > 15 && /\s/.test(candidate)) return splitList(candidate, start) ?? [];
-  return [];
+  if (!NOT_PHONE.some((re) => re.test(core.trim())) && !sepThenDot(core.trim()) && !isRange(core.trim())) {
+    // A Luhn-valid 13-to-19-digit run is a card, whatever the separators (issue 27: leaving it to the card rule, which
+    // reads only single spaces and hyphens, let `4111.1111.1111.1111` or `4111  1111 …` through both rules).
+    if (isCardShaped(digits)) return [{ kind: "card", start, end: start + candidate.length }];
+    if (isPhoneSized(digits.length)) return [{ kind: "phone", start, end: start + candidate.length }];
+    const list = digits.length > 15 && /\s/.test(candidate) ? splitList(candidate, start) : null;
+    if (list) return list;
+  }
+  return cardsIn(candidate, start);
+}
+
+/**
+ * The card windows of a candidate that is not a phone as a whole, with any of the phone rule's separators (issue 27:
+ * `4111  1111  1111  1111 737` or `4111.1111.1111.1111 12/25` leaked, the run being neither a card nor a phone and the
+ * card rule reading only single spaces and hyphens). The text between the cards is read again as a phone candidate.
+ */
+function cardsIn(candidate: string, start: number): PiiSpan[] {
+  const cards = cardSpans(candidate, start);
+  if (cards.length === 0) return [];
+  const out: PiiSpan[] = [];
+  let cursor = start;
+  for (const c of [...cards, { kind: "card" as const, start: start + candidate.length, end: start + candidate.length }]) {
+    const gap = /[+(]?\d(?:.*\d)?\)?/s.exec(candidate.slice(cursor - start, c.start - start));
+    if (gap) out.push(...phoneSpans(gap[0], cursor + gap.index));
+    if (c.end > c.start) out.push(c);
+    cursor = c.end;
+  }
+  return out;
 }
 
 /** Replaces the (sorted, non-overlapping) spans with filler of the same length, in one pass. */

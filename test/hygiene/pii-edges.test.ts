@@ -43,6 +43,18 @@ describe("phone numbers at the edges of the rule (SPEC §1: 10 to 15 digits)", (
     expect(redactPii("ref 12345-67890-12345-6")).toBe("ref 12345-67890-12345-6");
   });
 
+  // Found while checking the issue 27 card fix for long inputs: splitting a long list recursed once per number, so a
+  // text of some 50,000 short numbers apart by spaces overflowed the stack (an error on every read of that memory), and
+  // the "dots mixed with other separators" test backtracked over every space of a long run: minutes of CPU per read.
+  it("reads a very long list of short numbers without failing, and still masks a list of phones", () => {
+    // Single digits apart by spaces read as a list of ten-digit phones, as a short list does.
+    expect(redactPii("4 ".repeat(20_000).trim())).toBe(Array(2_000).fill("[redacted:phone]").join(" "));
+    const cols = "1234  5678  ".repeat(2_000);
+    expect(redactPii(cols)).toBe(cols);
+    const phones = "4155550142 ".repeat(30_000).trim();
+    expect(redactPii(phones)).toBe(Array(30_000).fill("[redacted:phone]").join(" "));
+  });
+
   it("takes two numbers of one width, ascending, for a range, and any other pair for a phone", () => {
     expect(redactPii("ids 41555-50142")).toBe("ids 41555-50142");
     expect(redactPii("ids 41555 - 50142")).toBe("ids 41555 - 50142");
@@ -91,7 +103,25 @@ describe("card numbers (SPEC §1: Luhn-valid, 13 to 19 digits)", () => {
     // The same for a 13-to-15-digit run the phone rule reads: Luhn-valid, so it is masked (as a card), never left in clear.
     expect(redactPii("Amex 3782.822463.10005 ok")).toBe("Amex [redacted:card] ok");
     expect(redactPii("n 6011.0009.9013.9420.007 ok")).toBe("n [redacted:card] ok"); // 19 digits
-    expect(redactPii("n 4111.1111.1111.1111.1111 ok")).toBe("n 4111.1111.1111.1111.1111 ok"); // 20: not a card
+    // 20 digits are not a card as a whole, but its first 16 are, as with single spaces (`4111 1111 1111 1111 103`).
+    expect(redactPii("n 4111.1111.1111.1111.1111 ok")).toBe("n [redacted:card].1111 ok");
+    expect(redactPii("n 4111.1111.1111.1111.1112 ok")).toBe("n [redacted:card].1112 ok");
+  });
+
+  // Issue 27: with those separators a card followed by a CVV, an expiry or an order number still leaked: the whole run
+  // was neither a card nor a phone, and the card rule reads only single spaces and hyphens.
+  it("masks a card in unusual separators followed by a CVV, an expiry or an order number", () => {
+    expect(redactPii("card 4111  1111  1111  1111 737")).toBe("card [redacted:card] 737");
+    expect(redactPii("card 4111.1111.1111.1111 12/25")).toBe("card [redacted:card] 12/25");
+    expect(redactPii("card (4111) 1111 1111 1111, cvv 123")).toBe("card [redacted:card], cvv 123");
+    expect(redactPii("card 4111\t1111\t1111\t1111\t99812")).toBe("card [redacted:card]\t99812");
+    expect(redactPii("card 4111 - 1111 - 1111 - 1111 - 0425")).toBe("card [redacted:card] - 0425");
+    expect(redactPii("card 378282246310005.0425 ok")).toBe("card [redacted:card].0425 ok");
+    // The order number before the card is kept too, and a phone after the card in the same run is still a phone.
+    expect(redactPii("order 991  4111  1111  1111  1111")).toBe("order 991  [redacted:card]");
+    expect(redactPii("card 4111.1111.1111.1111 +1 (415) 555-0142")).toBe("card [redacted:card] [redacted:phone]");
+    // No window of a non-Luhn run is a card: a 20-digit dotted reference stays as it is.
+    expect(redactPii("ref 1234.5678.9012.3456 789 ok")).toBe("ref 1234.5678.9012.3456 789 ok");
   });
 
   it("takes the longest Luhn-valid window of a grouped run, leftmost first", () => {
