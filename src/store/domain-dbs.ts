@@ -85,6 +85,17 @@ export function unionReader(db: Db): Exec {
 }
 
 /**
+ * A read executor for code that reads global rows and per-domain rows by id or reference (a UMP record and its
+ * chunk, a claim's evidence, a KB revision's chunk): global tables read the global database, per-domain tables (read
+ * through `localOf`) the union of every database. The union rules apply: not for counts, pages or LIMIT reads.
+ */
+export function routedReader(db: Db): Exec {
+  if (db.router === undefined) return db.client;
+  const split: SplitTx = { execute: (s) => db.client.execute(s), local: unionReader(db) };
+  return split;
+}
+
+/**
  * One write over every database (erasure: purge and DSAR must reach every domain). Each domain's transaction opens
  * in shard order, then the global one, which commits first (see the module comment); per-domain statements run on
  * the union of all of them (`unionExec`), global ones on the global transaction.
@@ -211,9 +222,22 @@ export class DomainDbs implements DomainRouter {
     await seedIdBase(db, shard * SHARD_SPAN);
     this.byName.set(name, { shard, db });
     this.byShard.set(shard, db);
-    const low = await db.execute({ sql: "SELECT 1 FROM chunks WHERE id < ? LIMIT 1", args: [SHARD_SPAN] });
-    if (low.rows.length > 0) this.legacy.add(db);
+    await this.probeLegacy(db);
     return db;
+  }
+
+  /** Re-probes a domain database for moved (pre-shard) ids, after `cairn migrate multi-db` copied rows into it. */
+  async noteMoved(name: string): Promise<void> {
+    const have = this.byName.get(name);
+    if (have !== undefined) await this.probeLegacy(have.db);
+  }
+
+  // Moved rows keep their single-file ids (below the shard range): such a database is probed for every small id.
+  private async probeLegacy(db: Db): Promise<void> {
+    const low = await db.execute({
+      sql: "SELECT 1 FROM chunks WHERE id < ?1 UNION ALL SELECT 1 FROM tombstones WHERE chunk_id < ?1 LIMIT 1", args: [SHARD_SPAN],
+    });
+    if (low.rows.length > 0) this.legacy.add(db);
   }
 }
 
