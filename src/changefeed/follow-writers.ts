@@ -6,6 +6,7 @@
  */
 import type { IndexHooks } from "../ingest/ports.ts";
 import type { Db } from "../store/db.ts";
+import { storedChunkIds } from "../store/chunk-changes.ts";
 import { graphOfChunks } from "../store/graph-of-chunks.ts";
 import { type ChangeFeed, createChangeFeed } from "./change-feed.ts";
 
@@ -24,6 +25,8 @@ export interface FollowDeps {
   /** …and their UMP record metadata, so UMP scope filtering holds for them here too (SPEC §1 Trust rules). */
   followUmp(ids: number[]): Promise<void>;
   onError(e: unknown): void;
+  /** Multi-database mode: the held ids another database stores (`FeedTarget.storedElsewhere`). */
+  storedElsewhere?: (ids: number[]) => Promise<Set<number>>;
 }
 
 /** Builds the feed (the composition root makes every recall call `catchUp()` first). */
@@ -32,7 +35,7 @@ export function followOtherWriters(d: FollowDeps): ChangeFeed {
     db: d.db, cursor: d.cursor, pollMs: d.pollMs, onError: d.onError,
     target: {
       has: (id) => d.labels.has(id), ids: () => d.labels.keys(), flagged: (id) => d.labels.get(id)?.flagged,
-      followers: d.followers, vectors: d.vectors,
+      followers: d.followers, vectors: d.vectors, storedElsewhere: d.storedElsewhere,
       afterAdded: async (ids) => {
         d.applyGraph(await graphOfChunks(d.db.client, ids));
         await d.followUmp(ids);
@@ -51,6 +54,11 @@ export function followEveryDatabase(
 ): ChangeFeed {
   const feeds = dbs.map((x) => followOtherWriters({
     ...d, db: x.db, cursor: x.cursor,
+    storedElsewhere: async (ids) => {
+      const found = new Set<number>();
+      for (const other of dbs) if (other !== x) for (const id of await storedChunkIds(other.db.client, ids)) found.add(id);
+      return found;
+    },
     labels: { has: (id) => d.labels.has(id), get: (id) => d.labels.get(id), keys: () => [...d.labels.keys()].filter(x.owns) },
   }));
   if (feeds.length === 1) return feeds[0];

@@ -199,4 +199,20 @@ describe("cairn migrate multi-db", { timeout: 300_000 }, () => {
     expect(refused.stderr).toContain(`a server (pid ${process.pid}) is serving this store: stop it before the migration`);
     expect(await count(s.dbPath, "SELECT COUNT(*) FROM chunks WHERE domain = 'ops'")).toBe(3);
   });
+
+  it("keeps moved chunks in recall when a feed falls behind its retention and reconciles the whole chunk set", async () => {
+    const s = await seed();
+    expect((await cairnInProcess(["migrate", "multi-db"], env(s))).code).toBe(0);
+    const t = await openTestMemory(MULTI, {}, s.dir);
+    open.push(t);
+    // Two global writes, then the older change pruned: the global feed finds a gap and runs its full reconcile.
+    for (const content of ["Compost heaps want turning every fortnight.", "Seedlings go out after the last frost."]) {
+      await t.req("POST", "/ingest", { title: "g", content, domain: "global" });
+    }
+    await sql(s.dbPath, "DELETE FROM chunk_changes WHERE seq < (SELECT MAX(seq) FROM chunk_changes)");
+    const hits = ids((await json(t.req("POST", "/recall", { query: "ledger settles card payments nightly", domain: "ops", limit: 10 }))).hits);
+    // The moved ops chunk keeps its single-file id: the global database's reconcile must not take it for deleted.
+    expect(hits).toContain(s.ids.ledger);
+    expect((await t.memory.changes.status()).reconciles).toBe(1);
+  });
 });
