@@ -90,8 +90,16 @@ export function unionReader(db: Db): Exec {
  * through `localOf`) the union of every database. The union rules apply: not for counts, pages or LIMIT reads.
  */
 export function routedReader(db: Db): Exec {
-  if (db.router === undefined) return db.client;
-  const split: SplitTx = { execute: (s) => db.client.execute(s), local: unionReader(db) };
+  return withDomainReads(db, db.client);
+}
+
+/**
+ * `ex` (a global transaction) for global tables, with per-domain reads (`localOf`) on the union of every database:
+ * checks inside a global write that a chunk exists, wherever it lives (committed rows; the same union rules apply).
+ */
+export function withDomainReads(db: Db, ex: Exec): Exec {
+  if (db.router === undefined) return ex;
+  const split: SplitTx = { execute: (s) => ex.execute(s), local: unionReader(db) };
   return split;
 }
 
