@@ -104,7 +104,8 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     for (const id of ids) for (const h of write.indexHooks) h.removed(id);
   }, write.txHooks, domainDbs);
   // Issue 20: the change cursor is read before the indexes load, so a change committed during the load is replayed.
-  const feedCursors = await Promise.all(dbsOf(db).map(async (d) => ({ db: d, cursor: await maxChangeSeq(d.client), owns: (id: number) => groupIds(db, [id]).some(([x]) => x === d) })));
+  const ownsIn = (d: typeof db) => (id: number) => groupIds(db, [id]).some(([x]) => x === d);
+  const feedCursors = await Promise.all(dbsOf(db).map(async (d) => ({ db: d, cursor: await maxChangeSeq(d.client), owns: ownsIn(d) })));
   const recallEngine = await createRecallEngine({
     db, embedder: ports.embedder, snapshots: ports.snapshots, crossEncoder: ports.crossEncoder, clock, injectionPolicy: config.injectionPolicy, classifier: ports.injectionClassifier, budgetMs: config.recallBudgetMs,
     graphEnabled: config.recallGraphEnabled, domainExists: (n) => domains.exists(n),
@@ -190,6 +191,14 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   // process or node is recallable here at once (README "Several nodes over one libSQL server").
   const recallLocal = recallEngine.recall;
   recallEngine.recall = async (body, opts) => {
+    if (domainDbs !== undefined) {
+      // A domain given its database since boot (by another process: one registry read; or here) is followed from its
+      // first change (README "Multi-database mode").
+      await domainDbs.refresh();
+      const open = dbsOf(db);
+      changes.retain(open);
+      for (const d of open) if (!changes.followed(d)) changes.follow({ db: d, cursor: 0, owns: ownsIn(d) });
+    }
     await changes.catchUp();
     return await recallLocal(body, opts);
   };
