@@ -61,6 +61,9 @@ import { followEveryDatabase } from "./changefeed/follow-writers.ts";
 import { maxChangeSeq } from "./store/chunk-changes.ts";
 import { dbsOf, groupIds } from "./store/domain-dbs.ts";
 import { openDomainDbs } from "./domains/open-domain-dbs.ts";
+import { createMultiDbMigration, type MultiDbMigration } from "./domains/migrate-multi-db.ts";
+import { firstShardedDomain, storedVectorSpec } from "./store/move-domain.ts";
+import { MemoryError } from "./core/errors.ts";
 import type { Memory, MemoryPorts } from "./memory-types.ts";
 export type { Memory, MemoryPorts } from "./memory-types.ts";
 
@@ -77,6 +80,12 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const domainDbs = config.multiDb
     ? await openDomainDbs(db, ports.domainFiles, { durability: config.durability, vectors: ports.embedder && { id: ports.embedder.id, dim: ports.embedder.dim } })
     : undefined;
+  // A store whose domains have their own databases, opened as one file, would silently miss their rows: refused.
+  const sharded = config.multiDb ? undefined : await firstShardedDomain(db.client);
+  if (sharded !== undefined) {
+    db.close();
+    throw new MemoryError("boot_refused", `domain '${sharded}' has its own database (multi-database mode): set CAIRN_MULTI_DB=true`);
+  }
   const audit = createAuditService(db, clock);
   // Every chunk write and delete records one audit row in its own transaction (SPEC §1 item 5).
   const write: WriteContext = { db, clock, embedder: ports.embedder, indexHooks: [], txHooks: [audit.hook], maxDocs: config.maxDocs,
@@ -95,7 +104,8 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     for (const id of ids) for (const h of write.indexHooks) h.removed(id);
   }, write.txHooks, domainDbs);
   // Issue 20: the change cursor is read before the indexes load, so a change committed during the load is replayed.
-  const feedCursors = await Promise.all(dbsOf(db).map(async (d) => ({ db: d, cursor: await maxChangeSeq(d.client), owns: (id: number) => groupIds(db, [id]).some(([x]) => x === d) })));
+  const ownsIn = (d: typeof db) => (id: number) => groupIds(db, [id]).some(([x]) => x === d);
+  const feedCursors = await Promise.all(dbsOf(db).map(async (d) => ({ db: d, cursor: await maxChangeSeq(d.client), owns: ownsIn(d) })));
   const recallEngine = await createRecallEngine({
     db, embedder: ports.embedder, snapshots: ports.snapshots, crossEncoder: ports.crossEncoder, clock, injectionPolicy: config.injectionPolicy, classifier: ports.injectionClassifier, budgetMs: config.recallBudgetMs,
     graphEnabled: config.recallGraphEnabled, domainExists: (n) => domains.exists(n),
@@ -181,6 +191,14 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   // process or node is recallable here at once (README "Several nodes over one libSQL server").
   const recallLocal = recallEngine.recall;
   recallEngine.recall = async (body, opts) => {
+    if (domainDbs !== undefined) {
+      // A domain given its database since boot (by another process: one registry read; or here) is followed from its
+      // first change (README "Multi-database mode").
+      await domainDbs.refresh();
+      const open = dbsOf(db);
+      changes.retain(open);
+      for (const d of open) if (!changes.followed(d)) changes.follow({ db: d, cursor: 0, owns: ownsIn(d) });
+    }
     await changes.catchUp();
     return await recallLocal(body, opts);
   };
@@ -263,7 +281,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     },
     review, consolidate, erasure,
     checkConsistency: async () => {
-      const r = await checkConsistency(db.client);
+      const r = await checkConsistency(db);
       const s = await shutdownReport();
       const check: ConsistencyCheck = s.last_shutdown === "unclean"
         ? { name: "clean_shutdown", ok: false, count: 1, detail: `the server (pid ${s.pid}) did not shut down cleanly after booting at ${s.booted_at}` }
@@ -305,6 +323,26 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
       await ports.textWork?.close().catch(() => undefined);
     },
   };
+}
+
+/**
+ * `cairn migrate multi-db` (issue 20, README "Multi-database mode"): the global database with every domain database
+ * open (domains still in the single file allowed), for the move. Refused while a server runs on the store (its
+ * shutdown stamp names a live process) and on a libSQL server (no domain databases there).
+ */
+export async function openMultiDbMigration(config: Config, ports: Pick<MemoryPorts, "domainFiles" | "pidAlive" | "clock">): Promise<MultiDbMigration> {
+  if (config.dbUrl !== undefined) throw new MemoryError("multi_db_unsupported", "multi-database mode needs the embedded database file, not CAIRN_DB_URL", undefined, 409);
+  const db = await openStore({ path: config.dbPath, durability: config.durability });
+  try {
+    const report = describeShutdown(await readShutdownStamp(db.client), (p) => ports.pidAlive?.(p) ?? false);
+    if (report.server_running) throw new MemoryError("conflict", `a server (pid ${report.pid}) is serving this store: stop it before the migration`);
+    const dbs = await openDomainDbs(db, ports.domainFiles, { durability: config.durability, vectors: await storedVectorSpec(db.client), allowUnmoved: true });
+    const clock = ports.clock ?? (() => new Date());
+    return createMultiDbMigration({ db, dbs, audit: createAuditService(db, clock), now: () => clock().getTime() });
+  } catch (e) {
+    db.close();
+    throw e;
+  }
 }
 
 function defaultLog(level: "warn" | "error", message: string, fields: Record<string, unknown>): void {

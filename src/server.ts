@@ -9,7 +9,8 @@ import { parseConfig } from "./config/parse-config.ts";
 import { createApp } from "./http/app.ts";
 import { parserRefusal } from "./http/parser-refusal.ts";
 import { decodeSnapshotFile, encodeSnapshotFile } from "./lexical/snapshot-file.ts";
-import { openMemory, type Memory } from "./memory.ts";
+import { openMemory, openMultiDbMigration, type Memory } from "./memory.ts";
+import type { MultiDbMigration } from "./domains/migrate-multi-db.ts";
 import { loadCrossEncoder, loadEmbedder, loadInjectionClassifier, loadTextPool } from "./runtime/model-loader.ts";
 import { dirKeyring } from "./runtime/ump-keyring.ts";
 import { connectorFiles } from "./runtime/private-file.ts";
@@ -60,6 +61,12 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
     pid: processId(), pidAlive: processAlive, connectorFiles, nodeId: `${await hostName()}-${processId()}`,
     domainFiles: domainFilesBeside(config.dbPath),
   });
+}
+
+/** Opens `cairn migrate multi-db`'s service with this runtime's file placement and process probe. */
+export async function openMigrationForRuntime(config: Config): Promise<MultiDbMigration> {
+  if (!config.dbUrl) await ownerOnlyFiles(["", "-wal", "-shm"].map((s) => `${config.dbPath}${s}`));
+  return await openMultiDbMigration(config, { domainFiles: domainFilesBeside(config.dbPath), pidAlive: processAlive });
 }
 
 /** Boots from an environment; `portOverride` lets tests bind port 0. */

@@ -24,6 +24,12 @@ export interface FeedTarget {
   vectors: boolean;
   /** Called once per page with the chunks it added (the graph model reads their graph rows). */
   afterAdded?: (ids: number[]) => Promise<void>;
+  /**
+   * Multi-database mode: which of these held ids another database stores. Ids moved by `cairn migrate multi-db`
+   * keep their single-file ids, so the id alone does not say which database holds them; the full reconcile asks
+   * before it removes one.
+   */
+  storedElsewhere?: (ids: number[]) => Promise<Set<number>>;
 }
 
 /** What the planner decided for one chunk. */

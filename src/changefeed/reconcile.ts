@@ -24,6 +24,8 @@ export async function reconcileAll(db: Db, t: FeedTarget): Promise<ApplyCounts> 
     }
     after = page[page.length - 1].id;
   }
-  for (const id of t.ids()) if (!stored.has(id)) plan.set(id, "remove");
+  const gone = [...t.ids()].filter((id) => !stored.has(id));
+  const elsewhere = gone.length && t.storedElsewhere ? await t.storedElsewhere(gone) : new Set<number>();
+  for (const id of gone) if (!elsewhere.has(id)) plan.set(id, "remove");
   return await applyPlan(db, plan, t);
 }

@@ -17,6 +17,7 @@ import {
 import type { Db } from "../store/db.ts";
 import { checkSchema, type Schema, validate } from "./json-schema-subset.ts";
 import { reasonsFor, type VerifyReason } from "./verify-reasons.ts";
+import { withDomainReads } from "../store/domain-dbs.ts";
 
 /** Largest schema or claim document, in bytes of its JSON text. */
 export const MAX_CLAIM_BYTES = 64 * 1024;
@@ -163,7 +164,7 @@ export function createClaimService(d: { db: Db; audit: AuditService; clock: () =
       const at = d.clock().toISOString();
       const id = await d.db.write(async (tx) => {
         // The content hash each chunk had when the claim cited it: verify reports a chunk that no longer matches.
-        const hashes = await chunkHashesOf(tx, evidence);
+        const hashes = await chunkHashesOf(withDomainReads(d.db, tx), evidence);
         const cid = await insertClaim(tx, {
           schemaId: sid, claimJson: text, claimSha256: claimSha, createdAt: at,
           evidence: evidence.map((chunkId) => ({ chunkId, contentHash: hashes.get(chunkId) })),
@@ -196,7 +197,7 @@ export function createClaimService(d: { db: Db; audit: AuditService; clock: () =
         if (!claim) throw new MemoryError("not_found", "Unknown claim");
         const schema = (await getClaimSchema(tx, claim.schemaId))!;
         const now = d.clock();
-        const states = await evidenceStates(tx, claim.evidence.map((e) => e.chunkId));
+        const states = await evidenceStates(withDomainReads(d.db, tx), claim.evidence.map((e) => e.chunkId));
         const reasons = [
           ...reasonsFor(claim.evidence, states, now),
           ...validate(JSON.parse(schema.schemaJson) as Schema, JSON.parse(claim.claimJson)).map((e) => ({ code: "claim_invalid" as const, ...e })),

@@ -11,7 +11,7 @@ import { reconcileVault } from "../files/vault-reconcile.ts";
 import type { Memory } from "../memory.ts";
 import { runMcpStdio } from "../mcp/stdio.ts";
 import { currentDir, exitProcess, onShutdown, readTextFile } from "../runtime/platform.ts";
-import { bootServer, openMemoryForRuntime } from "../server.ts";
+import { bootServer, openMemoryForRuntime, openMigrationForRuntime } from "../server.ts";
 import { operatorActor } from "../ump/actor.ts";
 import { evalCommand, type EvalOptions } from "./eval.ts";
 import { checkConsistencyCommand, resolveCommand, undoResolveCommand, verifyCertificateCommand, type CommandOutcome } from "./governance-commands.ts";
@@ -24,6 +24,7 @@ import { statusLines } from "./status.ts";
 import { type UmpCliOptions, umpExport, umpImport, umpKeygen, umpRevoke, umpToken } from "./ump-commands.ts";
 import { workflowNoteCommand } from "./workflow-commands.ts";
 import { kbBuildCommand } from "./kb-commands.ts";
+import { migrateMultiDbCommand } from "./migrate-commands.ts";
 import { connectCommand, connectorStatusCommand, syncCommand, type ConnectOptions } from "./connector-commands.ts";
 
 /** A command's sinks and environment. */
@@ -121,6 +122,21 @@ export function registerCommands(cli: CAC, io: CliIo, state: CliState): void {
 
   cli.command("check-consistency", "Verify the audit chain and the store's invariants; exits 1 when any fails").option("--json", "Print JSON")
     .action((o: { json?: boolean }) => withMemory((m) => checkConsistencyCommand(m, o.json)));
+
+  // --- scale-out (issue 20): offline, refused while a server runs on the store ---
+  cli.command("migrate <what>", "Move a single-file store's domains into one database each (`migrate multi-db`), then check consistency")
+    .option("--domain <domain>", "Move only this domain").option("--dry-run", "List what would move; change nothing").option("--json", "Print JSON")
+    .action(async (what: string, o: { domain?: string; dryRun?: boolean; json?: boolean }) => {
+      if (what !== "multi-db") throw new ConfigError(`unknown migration '${what}' (only: multi-db)`);
+      const m = await openMigrationForRuntime(parseConfig(io.env));
+      try {
+        const out = await migrateMultiDbCommand(m, { domain: o.domain === undefined ? undefined : String(o.domain), dryRun: o.dryRun, json: o.json });
+        for (const l of out.lines) io.out(l);
+        if (!out.ok) state.failed = true;
+      } finally {
+        await m.close();
+      }
+    });
 
   cli.command("verify-certificate <file>", "Verify a deletion certificate against the audit chain (local store, or --url of a running server)")
     .option("--url <url>", "Base URL of a running server").option("--token <token>", "Bearer token for --url")

@@ -14,8 +14,10 @@
  * | tombstoned_present | a tombstoned chunk id is still stored |
  */
 import { verifyAuditChain } from "../audit/verify-audit.ts";
-import { approvedSupersedesEdges, storeInvariants } from "../store/consistency.ts";
-import type { Exec } from "../store/db.ts";
+import { approvedSupersedesEdges, PER_DATABASE, storeInvariants } from "../store/consistency.ts";
+import type { Db } from "../store/db.ts";
+import { dbsOf } from "../store/domain-dbs.ts";
+import { crossDbDanglingLinks, crossDbPromotedMissing } from "./cross-db-checks.ts";
 
 /** One check's outcome. */
 export interface ConsistencyCheck {
@@ -54,14 +56,25 @@ export function findCycle(edges: readonly [number, number][]): number[] | undefi
   return undefined;
 }
 
-/** Runs every check. */
-export async function checkConsistency(ex: Exec): Promise<{ ok: boolean; checks: ConsistencyCheck[] }> {
+/** Runs every check; in multi-database mode over every database (README "Multi-database mode"). */
+export async function checkConsistency(db: Db): Promise<{ ok: boolean; checks: ConsistencyCheck[] }> {
   const checks: ConsistencyCheck[] = [];
+  const ex = db.client;
   const chain = await verifyAuditChain(ex);
   checks.push(chain.ok
     ? { name: "audit_chain", ok: true, count: 0, detail: `${chain.rows} rows verified` }
     : { name: "audit_chain", ok: false, count: 1, sample: [chain.first_broken!.id], detail: `first broken row ${chain.first_broken!.id}: ${chain.first_broken!.reason}` });
   const inv = await storeInvariants(ex);
+  if (db.router !== undefined) {
+    // Vectors, owned relations and tombstones sit beside their chunks, so those checks add up per database; links
+    // and approvals are global rows naming chunks that may be in any database.
+    for (const other of dbsOf(db).slice(1)) {
+      const more = await storeInvariants(other.client);
+      for (const name of PER_DATABASE) inv[name] = { count: inv[name].count + more[name].count, sample: [...inv[name].sample, ...more[name].sample].slice(0, 10) };
+    }
+    inv.dangling_links = await crossDbDanglingLinks(db);
+    inv.promoted_missing = await crossDbPromotedMissing(db);
+  }
   for (const name of ["orphan_vectors", "dangling_relation_owners", "dangling_links"]) {
     checks.push({ name, ok: inv[name].count === 0, count: inv[name].count, ...(inv[name].count ? { sample: inv[name].sample } : {}) });
   }

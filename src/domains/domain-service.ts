@@ -34,6 +34,8 @@ export interface DomainService {
 export interface DomainDatabases {
   ensure(name: string): Promise<unknown>;
   remove(name: string): Promise<void>;
+  /** Opens the databases of domains another process registered since boot. */
+  refresh(): Promise<unknown>;
 }
 
 /** Builds the domain service; `onDropped` lets indexes forget dropped chunk ids. */
@@ -44,6 +46,7 @@ export function createDomainService(
     if (multi !== undefined) {
       // SPEC §2.5: in multi-database mode the counts are per domain, each read from the domain's own database.
       const out: DomainEntry[] = [];
+      await multi.refresh();
       for (const name of await listDomainNames(db.client)) out.push({ name, ...(await domainCounts(dbOfDomain(db, name).client, name)), multi_db: true });
       return out;
     }

@@ -11,6 +11,7 @@ import type { WriteContext } from "../ingest/context.ts";
 import { deleteMemory } from "../lifecycle/delete-memory.ts";
 import { getChunk } from "../store/chunks.ts";
 import { listFlagged, setFlagged } from "../store/quarantine.ts";
+import { dbsOf, routedReader, writeIn } from "../store/domain-dbs.ts";
 
 /** One quarantined entry as served (this project's shape). */
 export interface QuarantineItem {
@@ -45,20 +46,24 @@ export interface QuarantineService {
 /** Builds the quarantine service over the write context. */
 export function createQuarantineService(ctx: WriteContext): QuarantineService {
   const requireFlagged = async (id: number): Promise<Chunk> => {
-    const c = await getChunk(ctx.db.client, id);
+    const c = await getChunk(routedReader(ctx.db), id);
     if (!c || !c.flagged) throw new MemoryError("not_found", `quarantined entry ${id} not found`);
     return c;
   };
   return {
     async list({ after = 0, limit = 100, piiRead = false }) {
       const lim = Math.max(1, Math.min(500, limit));
-      const rows = await listFlagged(ctx.db.client, after, lim);
+      // Multi-database mode: each database's first page after the cursor, merged in id order (README "Multi-database mode").
+      const rows: Chunk[] = [];
+      for (const d of dbsOf(ctx.db)) rows.push(...(await listFlagged(d.client, after, lim)));
+      rows.sort((a, b) => a.id - b.id).splice(lim);
       const items = rows.map((r) => view(r, piiRead));
       return rows.length === lim ? { items, next_after: rows[rows.length - 1].id } : { items };
     },
     async release(id) {
-      await requireFlagged(id);
-      const chunk = await ctx.db.write(async (tx) => {
+      const flagged = await requireFlagged(id);
+      // The flag is on the chunk's row in its domain's database; the audit row in the global one (`writeIn`).
+      const chunk = await writeIn(ctx.db, flagged.domain, async (tx) => {
         if (!(await setFlagged(tx, id, false))) throw new MemoryError("not_found", `quarantined entry ${id} not found`);
         for (const h of ctx.txHooks) await h(tx, { action: "quarantine_release", chunkId: id });
         return (await getChunk(tx, id))!;

@@ -13,10 +13,11 @@ import { normalizeDomainName } from "../domains/domain-name.ts";
 import type { WriteContext } from "../ingest/context.ts";
 import { getChunk, listChunksAfter } from "../store/chunks.ts";
 import {
-  approveLink, closeLink, edgeConflicts, findOpenLink, getLink, insertLink, linkExistsForPair, listLinks,
+  approveLink, closeLink, edgeConflicts, type EdgeConflict, findOpenLink, getLink, insertLink, linkExistsForPair, listLinks,
   type LinkKind, type LinkRow, type LinkStatus,
 } from "../store/consolidation.ts";
-import type { Exec } from "../store/db.ts";
+import type { Db, Exec } from "../store/db.ts";
+import { dbOfDomain, dbsOf, withDomainReads } from "../store/domain-dbs.ts";
 import { checkSupersedes } from "./check-supersedes.ts";
 import { planConsolidation, type PlanChunk } from "./plan-consolidation.ts";
 import { NEAR_DUPLICATE_SIMILARITY } from "./similarity.ts";
@@ -50,9 +51,16 @@ export function linkView(l: LinkRow): LinkView {
   return v;
 }
 
-async function planChunks(ex: Exec, domain?: string): Promise<{ chunks: PlanChunk[]; created: Map<number, string> }> {
+async function planChunks(db: Db, domain?: string): Promise<{ chunks: PlanChunk[]; created: Map<number, string> }> {
   const chunks: PlanChunk[] = [];
   const created = new Map<number, string>();
+  // Multi-database mode: a domain's chunks are in its database; without a domain, every database in turn.
+  for (const d of domain === undefined ? dbsOf(db) : [dbOfDomain(db, domain)]) await planChunksIn(d.client, domain, chunks, created);
+  chunks.sort((a, b) => a.id - b.id);
+  return { chunks, created };
+}
+
+async function planChunksIn(ex: Exec, domain: string | undefined, chunks: PlanChunk[], created: Map<number, string>): Promise<void> {
   for (let after = 0; ;) {
     const page = await listChunksAfter(ex, after, 1000);
     if (!page.length) break;
@@ -63,7 +71,13 @@ async function planChunks(ex: Exec, domain?: string): Promise<{ chunks: PlanChun
     }
     after = page[page.length - 1].id;
   }
-  return { chunks, created };
+}
+
+/** Graph conflicts from every database holding the domain (or all), in the single-database order. */
+async function conflictsOf(db: Db, domain?: string): Promise<EdgeConflict[]> {
+  const out: EdgeConflict[] = [];
+  for (const d of domain === undefined ? dbsOf(db) : [dbOfDomain(db, domain)]) out.push(...(await edgeConflicts(d.client, domain)));
+  return out.sort((x, y) => x.a.chunkId - y.a.chunkId || x.b.chunkId - y.b.chunkId);
 }
 
 const STATUSES: readonly string[] = ["proposed", "approved", "undone", "dismissed"];
@@ -73,8 +87,10 @@ export function createConsolidateService(o: { ctx: WriteContext; audit: AuditSer
   const { ctx, audit } = o;
   const db = ctx.db;
   const approveInTx = async (tx: Exec, link: LinkRow, now: string): Promise<LinkRow> => {
-    if (link.kind === "supersedes") await checkSupersedes(tx, link.from, link.to);
-    else for (const id of [link.from, link.to]) if (!(await getChunk(tx, id))) throw new MemoryError("not_found", `memory ${id} not found`);
+    // The link is a global row; its chunks may be in any domain's database (multi-database mode).
+    const rx = withDomainReads(db, tx);
+    if (link.kind === "supersedes") await checkSupersedes(rx, link.from, link.to);
+    else for (const id of [link.from, link.to]) if (!(await getChunk(rx, id))) throw new MemoryError("not_found", `memory ${id} not found`);
     if (!(await approveLink(tx, link.id, now))) throw new MemoryError("conflict", `link ${link.id} is not proposed`, { status: link.status }, 409);
     await audit.append(tx, { action: "consolidate", target: `link:${link.id}`, detail: { link_id: link.id, kind: link.kind, from: link.from, to: link.to } });
     return (await getLink(tx, link.id))!;
@@ -86,8 +102,8 @@ export function createConsolidateService(o: { ctx: WriteContext; audit: AuditSer
       if (typeof threshold !== "number" || !(threshold > 0 && threshold <= 1)) {
         throw new MemoryError("invalid_request", "threshold must be a number in (0, 1]", { field: "threshold" });
       }
-      const conflicts = await edgeConflicts(db.client, domain);
-      const { chunks, created } = await planChunks(db.client, domain);
+      const conflicts = await conflictsOf(db, domain);
+      const { chunks, created } = await planChunks(db, domain);
       const planned = planConsolidation({ conflicts, chunks, created, threshold });
       const rows = await db.write(async (tx) => {
         const now = ctx.clock().toISOString();
@@ -95,7 +111,8 @@ export function createConsolidateService(o: { ctx: WriteContext; audit: AuditSer
         for (const p of planned) {
           // A pair a human already decided (any status) is never proposed again.
           if (await linkExistsForPair(tx, p.kind, p.from, p.to)) continue;
-          if (!(await getChunk(tx, p.from)) || !(await getChunk(tx, p.to))) continue;
+          const rx = withDomainReads(db, tx);
+          if (!(await getChunk(rx, p.from)) || !(await getChunk(rx, p.to))) continue;
           ids.push(await insertLink(tx, { kind: p.kind, from: p.from, to: p.to, status: "proposed", basis: p.basis, createdAt: now }));
         }
         if (ids.length) await audit.append(tx, { action: "consolidate_propose", detail: { link_ids: ids, threshold, ...(domain ? { domain } : {}) } });

@@ -57,3 +57,15 @@ export async function vectorsOf(ex: Exec, ids: readonly number[]): Promise<Map<n
   }
   return out;
 }
+
+/** Which of these ids are stored chunks in this database (multi-database mode: the full reconcile's check). */
+export async function storedChunkIds(ex: Exec, ids: readonly number[]): Promise<number[]> {
+  ex = localOf(ex);
+  const out: number[] = [];
+  for (let i = 0; i < ids.length; i += 900) {
+    const part = ids.slice(i, i + 900);
+    const rs = await ex.execute({ sql: `SELECT id FROM chunks WHERE id IN (${part.map(() => "?").join(",")})`, args: [...part] });
+    for (const r of rs.rows) out.push(Number(r.id));
+  }
+  return out;
+}

@@ -6,6 +6,7 @@
  */
 import type { Row } from "@libsql/client";
 import type { Exec } from "./db.ts";
+import { localOf } from "./domain-dbs.ts";
 
 /** A stored claim schema. */
 export interface ClaimSchemaRow {
@@ -155,7 +156,7 @@ export async function setClaimOutcome(ex: Exec, id: number, o: { status: ClaimSt
 export async function chunkHashesOf(ex: Exec, ids: readonly number[]): Promise<Map<number, string>> {
   const out = new Map<number, string>();
   if (ids.length === 0) return out;
-  const rs = await ex.execute({ sql: `SELECT id, content_hash FROM chunks WHERE id IN (${ids.map(() => "?").join(",")})`, args: [...ids] });
+  const rs = await localOf(ex).execute({ sql: `SELECT id, content_hash FROM chunks WHERE id IN (${ids.map(() => "?").join(",")})`, args: [...ids] });
   for (const r of rs.rows) out.set(Number(r.id), String(r.content_hash));
   return out;
 }
@@ -168,7 +169,8 @@ export async function evidenceStates(ex: Exec, ids: readonly number[]): Promise<
   }]));
   if (uniq.length === 0) return out;
   const marks = uniq.map(() => "?").join(",");
-  const chunks = await ex.execute({ sql: `SELECT id, content_hash, flagged, expires_at FROM chunks WHERE id IN (${marks})`, args: uniq });
+  // Chunks and tombstones are per-domain rows (`localOf`: every database in multi-database mode); the rest is global.
+  const chunks = await localOf(ex).execute({ sql: `SELECT id, content_hash, flagged, expires_at FROM chunks WHERE id IN (${marks})`, args: uniq });
   for (const r of chunks.rows) {
     const s = out.get(Number(r.id))!;
     s.exists = true;
@@ -176,7 +178,7 @@ export async function evidenceStates(ex: Exec, ids: readonly number[]): Promise<
     s.flagged = Number(r.flagged) === 1;
     if (r.expires_at !== null) s.expiresAt = String(r.expires_at);
   }
-  const tomb = await ex.execute({ sql: `SELECT DISTINCT chunk_id FROM tombstones WHERE chunk_id IN (${marks})`, args: uniq });
+  const tomb = await localOf(ex).execute({ sql: `SELECT DISTINCT chunk_id FROM tombstones WHERE chunk_id IN (${marks})`, args: uniq });
   for (const r of tomb.rows) out.get(Number(r.chunk_id))!.tombstoned = true;
   const links = await ex.execute({
     sql: `SELECT to_chunk_id, from_chunk_id FROM consolidation_links

@@ -53,3 +53,37 @@ export async function approvedSupersedesEdges(ex: Exec): Promise<[number, number
   const rs = await ex.execute("SELECT from_chunk_id, to_chunk_id FROM consolidation_links WHERE kind = 'supersedes' AND status = 'approved' ORDER BY id");
   return rs.rows.map((r) => [Number(r.from_chunk_id), Number(r.to_chunk_id)]);
 }
+
+// --- multi-database mode (issue 20): the checks whose rows span the global database and the domain databases ---
+
+/** The invariants whose rows all live in one database (run on each database, README "Multi-database mode"). */
+export const PER_DATABASE = ["orphan_vectors", "dangling_relation_owners", "tombstoned_present"] as const;
+
+/** Open consolidation links' ends after `afterId` (global database), one page. */
+export async function openLinkEnds(ex: Exec, afterId: number, limit: number): Promise<{ id: number; from: number; to: number }[]> {
+  const rs = await ex.execute({
+    sql: "SELECT id, from_chunk_id, to_chunk_id FROM consolidation_links WHERE status IN ('proposed', 'approved') AND id > ? ORDER BY id LIMIT ?",
+    args: [afterId, limit],
+  });
+  return rs.rows.map((r) => ({ id: Number(r.id), from: Number(r.from_chunk_id), to: Number(r.to_chunk_id) }));
+}
+
+/** Approvals' promoted chunk ids after `afterId` (global database), one page. */
+export async function promotedChunkIds(ex: Exec, afterId: number, limit: number): Promise<{ id: number; chunk: number }[]> {
+  const rs = await ex.execute({
+    sql: "SELECT id, promoted_chunk_id FROM proposals WHERE promoted_chunk_id IS NOT NULL AND id > ? ORDER BY id LIMIT ?",
+    args: [afterId, limit],
+  });
+  return rs.rows.map((r) => ({ id: Number(r.id), chunk: Number(r.promoted_chunk_id) }));
+}
+
+/** Which of these ids are stored chunks (`tombstoned`: or tombstoned) in this database. */
+export async function presentChunkIds(ex: Exec, ids: readonly number[], tombstoned = false): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const marks = ids.map(() => "?").join(", ");
+  const sql = tombstoned
+    ? `SELECT id FROM chunks WHERE id IN (${marks}) UNION SELECT chunk_id FROM tombstones WHERE chunk_id IN (${marks})`
+    : `SELECT id FROM chunks WHERE id IN (${marks})`;
+  const rs = await ex.execute({ sql, args: tombstoned ? [...ids, ...ids] : [...ids] });
+  return rs.rows.map((r) => Number(r[0]));
+}

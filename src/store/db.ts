@@ -27,6 +27,10 @@ export interface DomainRouter {
   groupIds(ids: readonly number[]): [Db, number[]][];
   /** Every database: the global one first, then one per domain in shard order. */
   all(): Db[];
+  /** True when the domain's database is open here. */
+  has(domain: string): boolean;
+  /** Opens the databases of domains registered by another process since (one registry read). */
+  refresh(): Promise<Db[]>;
 }
 
 /** A libSQL database with a serialised write transaction helper. */

@@ -36,7 +36,9 @@ export function localOf(ex: Exec): Exec {
 }
 
 /** Runs `fn` in one write transaction on the domain's database and one on the global database (see module comment). */
-export function writeIn<T>(db: Db, domain: string, fn: (tx: Exec) => Promise<T>): Promise<T> {
+export async function writeIn<T>(db: Db, domain: string, fn: (tx: Exec) => Promise<T>): Promise<T> {
+  // A domain another process registered after this one booted is opened first, never written to the global file.
+  if (db.router !== undefined && !db.router.has(domain)) await db.router.refresh();
   const d = db.router?.forDomain(domain);
   if (d === undefined || d === db) return db.write(fn);
   return d.write((local) => db.write((global) => {
@@ -85,6 +87,25 @@ export function unionReader(db: Db): Exec {
 }
 
 /**
+ * A read executor for code that reads global rows and per-domain rows by id or reference (a UMP record and its
+ * chunk, a claim's evidence, a KB revision's chunk): global tables read the global database, per-domain tables (read
+ * through `localOf`) the union of every database. The union rules apply: not for counts, pages or LIMIT reads.
+ */
+export function routedReader(db: Db): Exec {
+  return withDomainReads(db, db.client);
+}
+
+/**
+ * `ex` (a global transaction) for global tables, with per-domain reads (`localOf`) on the union of every database:
+ * checks inside a global write that a chunk exists, wherever it lives (committed rows; the same union rules apply).
+ */
+export function withDomainReads(db: Db, ex: Exec): Exec {
+  if (db.router === undefined) return ex;
+  const split: SplitTx = { execute: (s) => ex.execute(s), local: unionReader(db) };
+  return split;
+}
+
+/**
  * One write over every database (erasure: purge and DSAR must reach every domain). Each domain's transaction opens
  * in shard order, then the global one, which commits first (see the module comment); per-domain statements run on
  * the union of all of them (`unionExec`), global ones on the global transaction.
@@ -108,6 +129,7 @@ export class DomainDbs implements DomainRouter {
   private readonly byName = new Map<string, { shard: number; db: Db }>();
   private readonly byShard = new Map<number, Db>();
   private readonly legacy = new Set<Db>();
+  private readonly opening = new Map<string, Promise<Db>>();
 
   private constructor(readonly global: Db, private readonly files: DomainFiles) {}
 
@@ -167,9 +189,34 @@ export class DomainDbs implements DomainRouter {
     return this.byName.get(domain)?.db ?? this.global;
   }
 
-  /** True when the domain has its own database. */
+  /** True when the domain has its own database (`global` has the global one). */
   has(domain: string): boolean {
-    return this.byName.has(domain);
+    return domain === "global" || this.byName.has(domain);
+  }
+
+  /**
+   * Opens the databases of domains another process (the CLI, a second server on the same files) gave a database
+   * after this one booted: one read of the registry. Returns the databases opened now.
+   */
+  async refresh(): Promise<Db[]> {
+    // Only handles open before the read are compared with it (one opened meanwhile here is newer than the read).
+    const before = [...this.byName];
+    const rows = (await this.global.execute("SELECT name, shard FROM domains WHERE shard > 0")).rows;
+    // A domain dropped by another process: its handle is closed here (that process deleted the file).
+    const names = new Set(rows.map((r) => String(r.name)));
+    for (const [name, have] of before) {
+      if (names.has(name) || this.byName.get(name) !== have) continue;
+      this.byName.delete(name);
+      this.byShard.delete(have.shard);
+      this.legacy.delete(have.db);
+      have.db.close();
+    }
+    const added: Db[] = [];
+    for (const row of rows) {
+      const name = String(row.name);
+      if (!this.byName.has(name)) added.push(await this.attach(name, Number(row.shard)));
+    }
+    return added;
   }
 
   groupIds(ids: readonly number[]): [Db, number[]][] {
@@ -206,14 +253,39 @@ export class DomainDbs implements DomainRouter {
     this.byShard.clear();
   }
 
-  private async attach(name: string, shard: number): Promise<Db> {
+  // One open per name, even when a refresh and an `ensure` race for it.
+  private attach(name: string, shard: number): Promise<Db> {
+    const have = this.byName.get(name);
+    if (have !== undefined) return Promise.resolve(have.db);
+    let p = this.opening.get(name);
+    if (p === undefined) {
+      p = this.open1(name, shard).finally(() => this.opening.delete(name));
+      this.opening.set(name, p);
+    }
+    return p;
+  }
+
+  private async open1(name: string, shard: number): Promise<Db> {
     const db = await this.files.open(name);
     await seedIdBase(db, shard * SHARD_SPAN);
     this.byName.set(name, { shard, db });
     this.byShard.set(shard, db);
-    const low = await db.execute({ sql: "SELECT 1 FROM chunks WHERE id < ? LIMIT 1", args: [SHARD_SPAN] });
-    if (low.rows.length > 0) this.legacy.add(db);
+    await this.probeLegacy(db);
     return db;
+  }
+
+  /** Re-probes a domain database for moved (pre-shard) ids, after `cairn migrate multi-db` copied rows into it. */
+  async noteMoved(name: string): Promise<void> {
+    const have = this.byName.get(name);
+    if (have !== undefined) await this.probeLegacy(have.db);
+  }
+
+  // Moved rows keep their single-file ids (below the shard range): such a database is probed for every small id.
+  private async probeLegacy(db: Db): Promise<void> {
+    const low = await db.execute({
+      sql: "SELECT 1 FROM chunks WHERE id < ?1 UNION ALL SELECT 1 FROM tombstones WHERE chunk_id < ?1 LIMIT 1", args: [SHARD_SPAN],
+    });
+    if (low.rows.length > 0) this.legacy.add(db);
   }
 }
 

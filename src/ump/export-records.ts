@@ -20,6 +20,7 @@ import { recordOfRow, sealRecord } from "./record-rows.ts";
 import { UMP_VERSION } from "./record.ts";
 import type { UmpRecord } from "./types.ts";
 import type { UmpDeps } from "./ump-deps.ts";
+import { routedReader } from "../store/domain-dbs.ts";
 
 /** The JSON envelope of `GET /export?format=ump`. */
 export interface ExportEnvelope {
@@ -39,7 +40,7 @@ export async function exportRecords(d: UmpDeps, actor: UmpActor): Promise<Export
     const rows = await listUmpRowsAfter(d.db.client, after, 500);
     for (const row of rows) {
       if (row.status === "tombstoned" || !row.exportable) continue;
-      const chunk = await getChunk(d.db.client, row.chunkId);
+      const chunk = await getChunk(routedReader(d.db), row.chunkId);
       if (!chunk || chunk.flagged) continue;
       let record = recordOfRow(row, chunk.content);
       if (!canUse(actor, "export", record.scope)) continue;
@@ -47,7 +48,7 @@ export async function exportRecords(d: UmpDeps, actor: UmpActor): Promise<Export
       // Issue 22 item 2: a chunk written through another door carries its labels, metadata, graph rows and
       // file links (`x-cairn`, the note's edges as `relations`); the record is sealed again when that changed it.
       if (carries(record)) {
-        const carried = withCarry(record, await carryOfChunk(d.db.client, chunk));
+        const carried = withCarry(record, await carryOfChunk(routedReader(d.db), chunk));
         if (canonicalize(withoutIntegrity(carried)) !== canonicalize(withoutIntegrity(record))) record = sealRecord(carried, seed, d.didOf);
       }
       records.push(viewRecord(record, actor, seed, { seam: false, redact: true }, d.didOf));

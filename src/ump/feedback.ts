@@ -11,6 +11,7 @@ import { addUmpFeedback, FEEDBACK_OUTCOMES, type FeedbackOutcome } from "../stor
 import { requireRead, type UmpActor } from "./actor.ts";
 import { loadRecord, parseRecordId } from "./load-record.ts";
 import type { UmpDeps } from "./ump-deps.ts";
+import { routedReader } from "../store/domain-dbs.ts";
 
 /** Records one feedback report. */
 export async function giveFeedback(d: UmpDeps, actor: UmpActor, raw: unknown): Promise<{ ok: true }> {
@@ -21,7 +22,7 @@ export async function giveFeedback(d: UmpDeps, actor: UmpActor, raw: unknown): P
     throw new MemoryError("invalid_record", `outcome must be one of ${FEEDBACK_OUTCOMES.join(", ")}`, { field: "outcome" });
   }
   const session = umpString(body, "session", 256);
-  const { row, record } = await loadRecord(d.db.client, id);
+  const { row, record } = await loadRecord(routedReader(d.db), id);
   if (row.status === "tombstoned") throw new MemoryError("not_found", "record not found", { id });
   requireRead(actor, record.scope);
   await d.db.write((tx) =>

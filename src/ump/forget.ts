@@ -24,6 +24,7 @@ import { sealRecord } from "./record-rows.ts";
 import { rewriteRecords } from "./store-record.ts";
 import type { UmpDeps } from "./ump-deps.ts";
 import { umpBool, umpObject, umpString } from "./_fields.ts";
+import { routedReader } from "../store/domain-dbs.ts";
 
 /** Forgets one record and its lineage. */
 export async function forget(d: UmpDeps, actor: UmpActor, raw: unknown): Promise<{ result: "tombstoned" | "erased" }> {
@@ -31,7 +32,7 @@ export async function forget(d: UmpDeps, actor: UmpActor, raw: unknown): Promise
   const id = parseRecordId(body.id);
   const reason = umpString(body, "reason", 2048) ?? "forget";
   const hard = umpBool(body, "hard") ?? false;
-  const first = await loadRecord(d.db.client, id);
+  const first = await loadRecord(routedReader(d.db), id);
   if (first.row.status === "tombstoned" && !hard) throw new MemoryError("not_found", "record not found", { id });
   requireRead(actor, first.record.scope);
   requireVerb(actor, "write", first.record.scope);
@@ -51,7 +52,7 @@ export async function collectLineage(d: UmpDeps, start: LoadedRecord): Promise<L
     const cur = queue.shift()!;
     for (const next of [...(cur.record.supersedes ?? []), ...(cur.record.superseded_by ?? [])]) {
       if (seen.has(next)) continue;
-      const found = await findRecord(d.db.client, next);
+      const found = await findRecord(routedReader(d.db), next);
       if (!found) continue;
       seen.set(next, found);
       queue.push(found);
@@ -77,7 +78,7 @@ async function erase(d: UmpDeps, lineage: LoadedRecord[], reason: string, actor:
   const ids = new Set(lineage.map((l) => l.record.id));
   const chunks = [...new Set(lineage.map((l) => l.row.chunkId))];
   const exclusive: number[] = [];
-  for (const c of chunks) if ((await umpRowsOfChunk(d.db.client, c)).every((r) => ids.has(r.id))) exclusive.push(c);
+  for (const c of chunks) if ((await umpRowsOfChunk(routedReader(d.db), c)).every((r) => ids.has(r.id))) exclusive.push(c);
   const shared = lineage.filter((l) => !exclusive.includes(l.row.chunkId)).map((l) => l.record.id);
   await d.db.write(async (tx) => {
     for (const id of shared) await deleteUmpRow(tx, id);

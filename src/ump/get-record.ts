@@ -12,6 +12,7 @@ import { assertIntact, findRecord, parseRecordId, viewRecord } from "./load-reco
 import { pendingReview } from "./promote-record.ts";
 import type { UmpRecord } from "./types.ts";
 import type { UmpDeps } from "./ump-deps.ts";
+import { routedReader } from "../store/domain-dbs.ts";
 
 /** The reply of get. */
 export interface GetResult {
@@ -23,7 +24,7 @@ export interface GetResult {
 /** Reads one record. */
 export async function getRecord(d: UmpDeps, actor: UmpActor, rawId: unknown): Promise<GetResult> {
   const id = parseRecordId(rawId);
-  const found = await findRecord(d.db.client, id);
+  const found = await findRecord(routedReader(d.db), id);
   if (!found) {
     await pendingReview(d, id);
     throw new MemoryError("not_found", "record not found", { id });

@@ -15,6 +15,7 @@ import { UMP_VERSION } from "./record.ts";
 import type { UmpRecord } from "./types.ts";
 import type { UmpDeps } from "./ump-deps.ts";
 import { refreshIndex } from "./store-record.ts";
+import { routedReader } from "../store/domain-dbs.ts";
 
 /** The scope a not-yet-materialised chunk will get: private to the operator. */
 export function legacyScope(operatorDid: string | undefined): ScopeLike {
@@ -46,7 +47,7 @@ export async function materialize(d: UmpDeps, chunkIds: number[]): Promise<void>
   if (!missing.length) return;
   const seed = await d.keys();
   const owner = seed ? d.didOf(seed) : LOCAL_OWNER;
-  const chunks = await getChunks(d.db.client, missing);
+  const chunks = await getChunks(routedReader(d.db), missing);
   const sealed = chunks.map((c) => ({ chunkId: c.id, record: sealRecord(deriveRecord(c, owner), seed, d.didOf) }));
   const written: string[] = [];
   await d.db.write(async (tx) => {

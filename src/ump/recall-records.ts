@@ -26,6 +26,7 @@ import type { UmpRecord } from "./types.ts";
 import type { UmpDeps } from "./ump-deps.ts";
 import { isLive, type UmpMeta } from "./ump-index.ts";
 import { umpObject } from "./_fields.ts";
+import { routedReader } from "../store/domain-dbs.ts";
 
 /** One result item. */
 export interface RecallItem {
@@ -114,10 +115,10 @@ export async function recallRecords(d: UmpDeps, actor: UmpActor, raw: unknown): 
   for (const h of hits) {
     const m = pick(h.id);
     if (!m) continue;
-    const found = await findRecord(d.db.client, m.id);
+    const found = await findRecord(routedReader(d.db), m.id);
     // SPEC §1 Trust rules: the server verifies before it emits; a record that fails is left out.
     if (!found || !(await intact(found.record))) continue;
-    const row = (await getUmpRow(d.db.client, m.id))!;
+    const row = (await getUmpRow(routedReader(d.db), m.id))!;
     const record = viewRecord(found.record, actor, seed, { seam: true }, d.didOf);
     results.push({ record, score: h.score, signals: signals(found.record, h.score, row.feedback, q.scope, actor, nowMs), untrusted: true });
   }

@@ -9,15 +9,16 @@ import { assertIntact, findRecord, loadRecord, viewRecord } from "./load-record.
 import type { UmpRecord } from "./types.ts";
 import type { UmpDeps } from "./ump-deps.ts";
 import { isLive } from "./ump-index.ts";
+import { routedReader } from "../store/domain-dbs.ts";
 
 /** The live head of `id`'s lineage, or undefined when it was forgotten or erased. */
 export async function headOf(d: UmpDeps, id: string): Promise<string | undefined> {
-  let cur = await findRecord(d.db.client, id);
+  let cur = await findRecord(routedReader(d.db), id);
   for (let hops = 0; cur && hops < 1000; hops++) {
     if (cur.row.status === "tombstoned") return undefined;
     const next = cur.record.superseded_by?.[cur.record.superseded_by.length - 1];
     if (!next) return cur.record.id;
-    cur = await findRecord(d.db.client, next);
+    cur = await findRecord(routedReader(d.db), next);
   }
   return undefined;
 }
@@ -32,7 +33,7 @@ export function liveIdsOfProject(d: UmpDeps, project: string): string[] {
 
 /** A record as stored, for a file: verified, `consent.redact` stripped across a boundary, no read seam. */
 export async function storedRecord(d: UmpDeps, actor: UmpActor, id: string): Promise<UmpRecord> {
-  const { row, record } = await loadRecord(d.db.client, id);
+  const { row, record } = await loadRecord(routedReader(d.db), id);
   if (row.status === "tombstoned") throw new MemoryError("not_found", "record not found", { id });
   requireRead(actor, record.scope);
   await assertIntact(record);

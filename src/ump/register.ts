@@ -14,6 +14,7 @@ import { recordOfRow } from "./record-rows.ts";
 import { verifyRecordAsync } from "./sign.ts";
 import type { UmpRecord } from "./types.ts";
 import type { UmpDeps } from "./ump-deps.ts";
+import { routedReader } from "../store/domain-dbs.ts";
 
 /** One version of a record as the register lists it. */
 export interface RegisterVersion {
@@ -43,7 +44,7 @@ export interface Register {
 }
 
 async function versionOf(d: UmpDeps, row: UmpRow, piiRead: boolean): Promise<RegisterVersion | undefined> {
-  const chunk = await getChunk(d.db.client, row.chunkId);
+  const chunk = await getChunk(routedReader(d.db), row.chunkId);
   if (!chunk) return undefined;
   const rec = recordOfRow(row, chunk.content);
   const v = await verifyRecordAsync(rec);

@@ -20,6 +20,7 @@ import { storeRecord } from "./store-record.ts";
 import type { UmpRecord } from "./types.ts";
 import type { UmpDeps } from "./ump-deps.ts";
 import { umpObject } from "./_fields.ts";
+import { routedReader } from "../store/domain-dbs.ts";
 
 const FIXED = ["id", "integrity", "supersedes", "superseded_by", "ump"];
 
@@ -48,7 +49,7 @@ export async function revise(d: UmpDeps, actor: UmpActor, raw: unknown): Promise
   const patch = umpObject(body.patch, "patch");
   const fixed = FIXED.filter((k) => k in patch);
   if (fixed.length) throw new MemoryError("invalid_record", `patch cannot set ${fixed.join(", ")}`, { fields: fixed });
-  const { row, record: old } = await loadRecord(d.db.client, oldId);
+  const { row, record: old } = await loadRecord(routedReader(d.db), oldId);
   if (row.status === "tombstoned") throw new MemoryError("not_found", "record not found", { id: oldId });
   requireRead(actor, old.scope);
   requireVerb(actor, "write", old.scope);
@@ -82,7 +83,7 @@ export async function revise(d: UmpDeps, actor: UmpActor, raw: unknown): Promise
     superseded_by: [...(old.superseded_by ?? []), sealedNew.id],
   }, seed, d.didOf);
   // The new version stays in the domain of the version it replaces (a revise never moves a fact out of its domain).
-  const domain = (await getChunks(d.db.client, [row.chunkId]))[0]?.domain;
+  const domain = (await getChunks(routedReader(d.db), [row.chunkId]))[0]?.domain;
   const out = await storeRecord(d, sealedNew, {
     source: "memory", action: "ump_revise", actor: actor.subject, alsoUpdate: [retired], ...(domain ? { domain } : {}),
     guard: async (tx) => {

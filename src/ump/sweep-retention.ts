@@ -12,6 +12,7 @@ import { recordOfRow, sealRecord } from "./record-rows.ts";
 import type { UmpRecord } from "./types.ts";
 import type { UmpDeps } from "./ump-deps.ts";
 import { rewriteRecords } from "./store-record.ts";
+import { routedReader } from "../store/domain-dbs.ts";
 
 /** Tombstones every record past its retention; returns their ids. */
 export async function sweepRetention(d: UmpDeps): Promise<string[]> {
@@ -24,7 +25,7 @@ export async function sweepRetention(d: UmpDeps): Promise<string[]> {
     const updated: UmpRecord[] = [];
     const tombstones: { chunkId: number; domain: string; contentHash: string; id: string }[] = [];
     for (const row of rows) {
-      const chunk = await getChunk(d.db.client, row.chunkId);
+      const chunk = await getChunk(routedReader(d.db), row.chunkId);
       const record = recordOfRow(row, chunk?.content ?? "");
       updated.push(sealRecord({ ...record, lifecycle: { ...(record.lifecycle ?? {}), status: "tombstoned" } }, seed, d.didOf));
       if (chunk) tombstones.push({ chunkId: chunk.id, domain: chunk.domain, contentHash: chunk.contentHash, id: row.id });

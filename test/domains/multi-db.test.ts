@@ -155,4 +155,25 @@ describe("CAIRN_MULTI_DB=true on the embedded database (SPEC §2.5, §4.5)", () 
     await t1.memory.close();
     await expect(openTestMemory(MULTI, {}, dir)).rejects.toThrow(/cairn migrate multi-db/);
   });
+
+  it("sees a domain another process created after boot without a restart: recall, listing and writes go to its file", async () => {
+    const dir = tempDir();
+    const a = await boot(MULTI, dir);
+    const b = await boot(MULTI, dir);
+    // b (a second server on the same files) creates the domain and writes to it after a booted.
+    expect((await b.req("POST", "/domains", { name: "late" })).status).toBe(201);
+    const id = (await json(b.req("POST", "/ingest", { title: "late", content: "The late domain keeps the quarterly freezer inventory.", domain: "late",
+      entities: [{ name: "Freezer" }] }))).id;
+    expect(id).toBeGreaterThanOrEqual(2 ** 40);
+    const hits = (await json(a.req("POST", "/recall", { query: "quarterly freezer inventory", limit: 5 }))).hits;
+    expect(hits.map((h: { id: number }) => h.id)).toContain(id);
+    expect((await json(a.req("GET", "/domains"))).domains.find((d: { name: string }) => d.name === "late")).toMatchObject({ entries: 1, entities: 1 });
+    // a's own write to that domain lands in the domain's file, not in the global one.
+    const mine = (await json(a.req("POST", "/ingest", { title: "a", content: "Freezer defrost is scheduled for the first of May.", domain: "late" }))).id;
+    expect(await rowsIn(join(dir, "domains", "late.db"), `SELECT COUNT(*) FROM chunks WHERE id = ${mine}`)).toBe(1);
+    expect(await rowsIn(join(dir, "cairn.db"), "SELECT COUNT(*) FROM chunks WHERE domain = 'late'")).toBe(0);
+    // …and b sees it in turn.
+    const back = (await json(b.req("POST", "/recall", { query: "freezer defrost first of May", limit: 5 }))).hits;
+    expect(back.map((h: { id: number }) => h.id)).toContain(mine);
+  });
 });
