@@ -41,4 +41,23 @@ describe("the erasure row a certificate points at", () => {
       { name: "chain", ok: false, detail: `chain broken at audit row ${cert.audit.row_id}` },
     ]);
   });
+
+  it("does not record a certificate whose id was changed after issue, though its digest still names the row", async () => {
+    const { cert, rows } = await erased();
+    const renamed = { ...cert, id: "22222222-2222-4222-8222-222222222222" };
+    expect(failed(verifyCertificate(renamed, rows)).map((c) => (c as { name: string }).name)).toEqual(["digest", "audit_row"]);
+  });
+});
+
+describe("confirming the subject", () => {
+  it("confirms a subject given by owner alone or by match text alone", async () => {
+    t = await openTestMemory();
+    await t.req("POST", "/ingest", { title: "Slip", content: "Slip 9 is kept for the rowing club." });
+    for (const subject of [{ owner: "did:key:rowing" }, { match: "rowing club" }]) {
+      const cert = (await (await t.req("POST", "/dsar", subject)).json()).certificate as Certificate;
+      const rows = (await (await t.req("GET", "/audit?limit=1000")).json()).rows as AuditRowLike[];
+      expect(verifyCertificate(cert, rows, subject)).toMatchObject({ valid: true });
+      expect(failed(verifyCertificate(cert, rows, { match: "rowing" }))).toEqual([{ name: "subject", ok: false, detail: "the given subject is not the certificate's subject" }]);
+    }
+  });
 });
