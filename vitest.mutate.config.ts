@@ -6,6 +6,9 @@ import { defineConfig } from "vitest/config";
 // every mutant reruns the tests that reach it, and the whole set reaches the shared services from every folder.
 // `CAIRN_MUTATE_TESTS='test/review/**/*.test.ts' npx stryker run --mutate 'src/review/**/*.ts' --concurrency 1`.
 const narrowed = process.env.CAIRN_MUTATE_TESTS?.split(",").map((g) => g.trim()).filter(Boolean);
+// CAIRN_MUTATE_ISOLATE=0 turns off vitest's per-file isolation (Stryker switches mutants at run time, so the code need
+// not be re-imported); the src/erasure/ runs of 2026-11-26 used it. Its effect on speed was not measured.
+const isolate = process.env.CAIRN_MUTATE_ISOLATE !== "0";
 
 export default defineConfig({
   test: {
@@ -35,6 +38,7 @@ export default defineConfig({
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    isolate,
     pool: "forks",
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
   },
