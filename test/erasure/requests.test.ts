@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { createClient } from "@libsql/client";
 import { afterEach, describe, expect, it } from "vitest";
+import { ingestId, type Json, postJson } from "../_helpers/json-calls.ts";
 import { openTestMemory, type TestMemory } from "../_helpers/memory.ts";
 
 // What a caller of POST /purge and POST /dsar sees (SPEC §4.4, §1 item 6, §7 envelope): which requests are refused and
@@ -9,12 +10,8 @@ import { openTestMemory, type TestMemory } from "../_helpers/memory.ts";
 let t: TestMemory | undefined;
 afterEach(async () => { await t?.close(); t = undefined; });
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-const post = async (path: string, body: unknown) => {
-  const res = await t!.req("POST", path, body);
-  return { status: res.status, body: (await res.json()) as Json };
-};
-const ingest = async (body: Json) => (await post("/ingest", body)).body.id as number;
+const post = (path: string, body: unknown) => postJson(t!, path, body);
+const ingest = (body: Json) => ingestId(t!, body);
 async function sql(q: string): Promise<Json[]> {
   const c = createClient({ url: `file:${t!.dbPath}` });
   try {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { ingestId, type Json, postJson } from "../_helpers/json-calls.ts";
 import { openTestMemory, type TestMemory } from "../_helpers/memory.ts";
 import { sql } from "../_helpers/sql.ts";
 
@@ -9,12 +10,8 @@ import { sql } from "../_helpers/sql.ts";
 let t: TestMemory | undefined;
 afterEach(async () => { await t?.close(); t = undefined; });
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-const post = async (path: string, body: unknown) => {
-  const res = await t!.req("POST", path, body);
-  return { status: res.status, body: (await res.json()) as Json };
-};
-const ingest = async (body: Json) => (await post("/ingest", body)).body.id as number;
+const post = (path: string, body: unknown) => postJson(t!, path, body);
+const ingest = (body: Json) => ingestId(t!, body);
 const proposalIds = async () => (await sql(t!.dbPath, "SELECT id FROM proposals ORDER BY id")).map((r) => Number(r.id));
 
 async function approve(id: number) {
