@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createClient, type InStatement } from "@libsql/client";
@@ -81,10 +82,12 @@ describe("POST /purge (SPEC §4.4)", () => {
     expect((await sql(t.dbPath, "SELECT id FROM chunks")).map((r) => r.id)).toEqual([ids[2]]);
     expect(await count(t.dbPath, "chunk_vectors")).toBe(1);
     expect(await count(t.dbPath, "proposals")).toBe(0);
-    expect((await sql(t.dbPath, "SELECT chunk_id FROM tombstones ORDER BY chunk_id")).map((r) => r.chunk_id)).toEqual(body.ids);
+    expect(await sql(t.dbPath, "SELECT chunk_id, reason FROM tombstones ORDER BY chunk_id")).toEqual(body.ids.map((id: number) => ({ chunk_id: id, reason: "purge" })));
     const audit = (await (await t.req("GET", "/audit?action=purge")).json()).rows;
     expect(audit).toHaveLength(1);
-    expect(audit[0].detail).toMatchObject({ chunks: 3, proposals: 1 });
+    // The audit row binds the purged id set without listing it: SHA-256 of the ids ascending, comma-joined.
+    const idsSha = createHash("sha256").update(body.ids.join(",")).digest("hex");
+    expect(audit[0].detail).toMatchObject({ chunks: 3, proposals: 1, ids_sha256: idsSha });
     expect(JSON.stringify(audit[0])).not.toContain("walrus");
     expect(await recallIds(t, "walrus")).toEqual([ids[2]]);
   });
