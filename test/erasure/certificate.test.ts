@@ -68,7 +68,9 @@ describe("the certificate's fields", () => {
     expect(await (await t!.req("GET", `/dsar/certificates/${cert.id}`)).json()).toEqual(cert);
     const res = await t!.req("GET", "/dsar/certificates/00000000-0000-4000-8000-000000000000");
     expect(res.status).toBe(404);
-    expect((await res.json()).error.code).toBe("not_found");
+    const e = (await res.json()).error;
+    expect(e.code).toBe("not_found");
+    expect(e.message).toContain("00000000-0000-4000-8000-000000000000");
   });
 });
 
@@ -99,6 +101,12 @@ describe("verifying a certificate", () => {
       });
     }
     expect(await verifyHttp({ ...cert, audit: { ...cert.audit, row_id: "3" } })).toMatchObject({ valid: false, checks: [{ name: "format", ok: false }] });
+    // Through the service too: a null body, a wrapped null and a certificate without its audit block are answered, not a 500.
+    for (const body of [null, { certificate: null }, { ...cert, audit: null }, { ...cert, audit: undefined }]) {
+      const res = await t!.req("POST", "/dsar/verify", body);
+      expect(res.status, JSON.stringify(body)?.slice(0, 60)).toBe(200);
+      expect(await res.json()).toEqual({ valid: false, checks: [{ name: "format", ok: false, detail: "not a cairn-erasure-certificate/1 document" }] });
+    }
   });
 
   it("names the failing check for each tampering", async () => {
