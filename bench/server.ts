@@ -18,7 +18,7 @@
  *   CPU seconds of node A, node B and sqld during the bulk ingest come from /proc, beside the load average.
  *
  * Options: --scale N (default 10000), --queries N (default 500), --probes N (staleness writes per phase, default
- * 200), --poll MS (nodes' CAIRN_CHANGE_POLL_MS, default 250), --json.
+ * 200), --poll MS (nodes' CAIRN_CHANGE_POLL_MS, default 250), --cpu-prof DIR (a V8 CPU profile per node), --json.
  */
 import { execSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -57,7 +57,9 @@ interface Node { child: ChildProcess; base: string; bootMs: number; id: string }
 
 async function startNode(id: string, dbUrl: string, dir: string): Promise<Node> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--max-semi-space-size=4", join(ROOT, "bin", "cairn.mjs"), "serve"], {
+  // --cpu-prof DIR: each node writes a V8 CPU profile there when it stops (where a node's time goes).
+  const prof = args.includes("--cpu-prof") ? ["--cpu-prof", "--cpu-prof-dir", resolve(args[args.indexOf("--cpu-prof") + 1]), "--cpu-prof-name", `${id}-${Date.now()}.cpuprofile`] : [];
+  const child = spawn(process.execPath, ["--max-semi-space-size=4", ...prof, join(ROOT, "bin", "cairn.mjs"), "serve"], {
     cwd: ROOT, stdio: ["ignore", "pipe", "inherit"],
     env: {
       ...process.env, CAIRN_DB_URL: dbUrl, CAIRN_NODE_ID: id, CAIRN_UMP_KEY_DIR: join(dir, `ump-${id}`), BIND_PORT: String(port),
