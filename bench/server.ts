@@ -64,6 +64,11 @@ async function startNode(id: string, dbUrl: string, dir: string): Promise<Node> 
     env: {
       ...process.env, CAIRN_DB_URL: dbUrl, CAIRN_NODE_ID: id, CAIRN_UMP_KEY_DIR: join(dir, `ump-${id}`), BIND_PORT: String(port),
       CAIRN_NODE_CACHE: join(dir, `${id}.node-cache`),
+      // The issue's per-node target is 1.5 GB; the desktop envelope's 512 MB would only fill the log with warnings.
+      CAIRN_MAX_RSS_MIB: "1536",
+      // Every node holds the matrix and scans it; above 200k vectors `auto` would build sqld's DiskANN index over
+      // every stored vector at the next boot (README "Several nodes over one libSQL server"). Set it to measure that.
+      CAIRN_VECTOR_SCAN_MAX: process.env.CAIRN_VECTOR_SCAN_MAX ?? "100000000",
       CAIRN_MAX_DOCS: "100000000", CAIRN_MAX_DB_MIB: "10000000", CAIRN_RATE_LIMIT_MAX: "100000000", CAIRN_CHANGE_POLL_MS: String(POLL),
     },
   });
