@@ -134,7 +134,8 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   // Issue 23 §4: after any removal the WAL is folded in and truncated, so erased text leaves `-wal` too.
   const walGuard = createWalGuard(db, (e) => (ports.log ?? defaultLog)("warn", "WAL checkpoint after erasure failed", { error: String(e) }));
   write.indexHooks.push(walGuard);
-  if (recallEngine.lexicalSource === "rebuilt") {
+  // A server node's cache that held chunks deleted since it was written is overwritten now (issue 20).
+  if (recallEngine.lexicalSource === "rebuilt" || (recallEngine.bootCache?.applied?.removed ?? 0) > 0) {
     snapshotGuard.invalidate();
     await snapshotGuard.settled();
   }
@@ -182,7 +183,8 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const nodeId = config.nodeId ?? ports.nodeId ?? `cairn-${ports.pid ?? 0}`;
   const changes = followEveryDatabase({
     pollMs: config.changePollMs, labels: recallEngine.index.labels,
-    followers: [recallEngine.index, graphModel, ump.indexHooks], vectors: recallEngine.index.vectors !== undefined,
+    // A server node's cache file follows removals made by other nodes too (src/erasure/snapshot-guard.ts).
+    followers: [recallEngine.index, graphModel, ump.indexHooks, ...(db.local ? [] : [snapshotGuard])], vectors: recallEngine.index.vectors !== undefined,
     applyGraph: (g) => graphModel.apply({ entities: g.entities, inserted: g.edges, retired: [], links: g.links }),
     followUmp: (ids) => ump.followChunks(ids),
     onError: (e) => log("warn", "change feed pass failed", { error: String(e) }),
@@ -202,7 +204,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     await changes.catchUp();
     return await recallLocal(body, opts);
   };
-  healthDeps.sections.push(async () => ({ node: { id: nodeId, ...(await changes.status()) } }));
+  healthDeps.sections.push(async () => ({ node: { id: nodeId, ...(await changes.status()), ...(recallEngine.bootCache ? { boot_cache: recallEngine.bootCache } : {}) } }));
   // Every feature's temporal filter composes into the one seam.
   const temporalFilters: TemporalFilter[] = [consolidationFilter, ump.temporalFilter];
   recallEngine.setTemporalFilter(composeTemporalFilters(temporalFilters));
@@ -313,7 +315,8 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
       // The lexical snapshot saved below must hold every change its key (the audit head) covers.
       await changes.catchUp().catch(() => undefined);
       await snapshotGuard.settled();
-      await recallEngine.persist().catch(() => undefined);
+      // A server node's cache records the last change its indexes hold (issue 20).
+      await recallEngine.persist(db.local ? undefined : (await changes.status()).cursor).catch(() => undefined);
       // Issue 23 §4: a clean shutdown leaves no WAL behind (erased text included); SPEC §3: then the clean stamp.
       await walGuard.settled();
       if (serving !== undefined) await writeShutdownStamp(db.client, { ...serving, state: "clean", clean_at: clock().toISOString() }).catch(() => undefined);

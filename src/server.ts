@@ -34,11 +34,16 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
     // Issue 23 §4: the database, its WAL, the snapshot and temp files are owner-only; a fresh data dir 0700.
     await ownerOnlyFiles(["", "-wal", "-shm", ".lexical.snap"].map((s) => `${config.dbPath}${s}`));
     await ensureParentDir(config.dbPath);
+  } else if (config.nodeCache !== undefined) {
+    // A server node's boot cache holds chunk text too: owner-only, in a 0700 directory.
+    await ownerOnlyFiles([config.nodeCache]);
+    await ensureParentDir(config.nodeCache);
   }
-  // The lexical snapshot lives beside a local database file; a remote server rebuilds it at boot.
+  // The lexical snapshot lives beside a local database file; a server node keeps the same file, with its vectors and
+  // the change it covers, as its boot cache (issue 20, src/recall/node-cache.ts; CAIRN_NODE_CACHE=off: none).
   // A binary container (src/lexical/snapshot-file.ts) so boot skips parsing megabytes of base64. On Node its
   // decode starts now on a worker, beside the embedder, label and vector loads (README "Recall": boot).
-  const snap = config.dbUrl ? undefined : `${config.dbPath}.lexical.snap`;
+  const snap = config.dbUrl ? config.nodeCache : `${config.dbPath}.lexical.snap`;
   let early = snap === undefined || !(await fileExists(snap)) ? undefined : loadSnapshotOffThread(snap);
   const snapshots = snap === undefined ? undefined : {
     load: async () => {

@@ -47,6 +47,8 @@ export interface Config {
   nodeId?: string;
   /** Background change-feed poll in ms (`CAIRN_CHANGE_POLL_MS`, default 250; 0 = only before each recall). Issue 20. */
   changePollMs: number;
+  /** A server node's boot cache file (`CAIRN_NODE_CACHE`; default beside `dbPath`; undefined = `off`). Used only with `dbUrl`. Issue 20. */
+  nodeCache?: string;
   /** Request deadline in ms (SPEC §8: 30 s). */
   requestDeadlineMs: number;
   /** What a write door does with a Quarantine verdict (`INJECTION_POLICY`, SPEC §1 Trust rules). */

@@ -73,6 +73,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     multiDb,
     nodeId,
     changePollMs: readInt(env, "CAIRN_CHANGE_POLL_MS", 250, 0, 60_000),
+    nodeCache: nodeCachePath(env, nodeId),
     requestDeadlineMs: readInt(env, "CAIRN_REQUEST_DEADLINE_MS", 30_000, 1, 3_600_000),
     injectionPolicy: readEnum(env, "INJECTION_POLICY", ["quarantine", "reject", "off"] as const, "quarantine"),
     ingestSkipPatterns: parseSkipPatterns(env.CAIRN_INGEST_SKIP_PATTERNS),
@@ -93,4 +94,14 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     ...parseConnectorConfig(env, configDir(env)),
     raw: { ...env },
   };
+}
+
+// Issue 20: a server node's boot cache (README "Several nodes over one libSQL server"): a file in the node's data
+// directory, beside CAIRN_DB_PATH and named after the node when CAIRN_NODE_ID is set; `off` keeps no cache.
+function nodeCachePath(env: Record<string, string | undefined>, nodeId: string | undefined): string | undefined {
+  const set = readString(env, "CAIRN_NODE_CACHE");
+  if (set === "off") return undefined;
+  if (set !== undefined) return set;
+  const db = readString(env, "CAIRN_DB_PATH", "./data/cairn.db");
+  return nodeId === undefined ? `${db}.node-cache` : `${db}.${nodeId}.node-cache`;
 }

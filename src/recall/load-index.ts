@@ -16,6 +16,7 @@ import { dbsOf } from "../store/domain-dbs.ts";
 import { chunkIdsWithoutVector, listVectorsAfter, listVectorsPacked, putVector } from "../store/vectors.ts";
 import { embedText } from "../ingest/write-chunk.ts";
 import { actorLabelOf } from "./actor-labels.ts";
+import { bootFromNodeCache } from "./load-node-cache.ts";
 import { labelsOf, RecallIndex } from "./recall-index.ts";
 
 // Boot pages: one aggregate row per page. Moderate pages keep each transient result small enough for the
@@ -39,9 +40,22 @@ export async function changeKey(db: Db): Promise<number> {
  * read first, so a snapshot that `snapshots.load()` decodes on another thread (the Node runtime) is ready by
  * the time it is needed.
  */
-export async function loadRecallIndex(db: Db, embedder: Embedder | undefined, snapshots?: SnapshotStore): Promise<{ index: RecallIndex; lexical: "snapshot" | "rebuilt" }> {
+export async function loadRecallIndex(db: Db, embedder: Embedder | undefined, snapshots?: SnapshotStore): Promise<LoadedRecallIndex> {
   const pending = snapshots ? snapshots.load().catch(() => undefined) : Promise.resolve(undefined);
   const key = await changeKey(db);
+  // Issue 20: a node on a libSQL server boots from its cache when it matches this store (load-node-cache.ts).
+  const remote = !db.local && db.router === undefined;
+  let refused: string | undefined;
+  if (remote && snapshots) {
+    const saved = await pending;
+    const boot = saved == null ? { ok: false as const, reason: "no cache" } : await bootFromNodeCache(db, embedder, saved, loadLexicalIndex(saved), loadLabels);
+    if (boot.ok) {
+      boot.index.lexical.params = { ...DEFAULT_BM25_PARAMS };
+      boot.index.lexical.changeCounter = key;
+      return { index: boot.index, lexical: "cache", cache: { used: true, applied: boot.applied } };
+    }
+    refused = boot.reason;
+  }
   // Multi-database mode: one index over every domain's database (ids are unique across them, src/store/domain-dbs.ts).
   const dbs = dbsOf(db);
   let total = 0;
@@ -54,7 +68,8 @@ export async function loadRecallIndex(db: Db, embedder: Embedder | undefined, sn
   if (embedder) for (const d of dbs) await loadVectors(d, index, embedder);
   // The snapshot serves when it is current (same audit head and chunk count); otherwise the text is re-indexed.
   const lexical = loadLexicalIndex(await pending);
-  const fresh = lexical !== null && lexical.changeCounter === key && lexical.size === total;
+  // A server node's file is its cache (above), never a lexical snapshot keyed by this store's audit head.
+  const fresh = !remote && lexical !== null && lexical.changeCounter === key && lexical.size === total;
   if (fresh) {
     // BM25 parameters apply at query time: a snapshot saved under older defaults is served with the current ones.
     lexical!.params = { ...DEFAULT_BM25_PARAMS };
@@ -71,7 +86,14 @@ export async function loadRecallIndex(db: Db, embedder: Embedder | undefined, sn
     }
   }
   index.lexical.changeCounter = key;
-  return { index, lexical: fresh ? "snapshot" : "rebuilt" };
+  return { index, lexical: fresh ? "snapshot" : "rebuilt", cache: remote && snapshots ? { used: false, refused } : undefined };
+}
+
+/** The loaded index, how its lexical leg was obtained, and (a server node with a cache file) what the cache did. */
+export interface LoadedRecallIndex {
+  index: RecallIndex;
+  lexical: "snapshot" | "rebuilt" | "cache";
+  cache?: { used: boolean; refused?: string; applied?: { added: number; removed: number } };
 }
 
 async function loadLabels(db: Db, index: RecallIndex): Promise<void> {

@@ -12,7 +12,9 @@ import { type InjectionClassifier, withClassifier } from "../screen-model/classi
 import { createAnalyzer } from "../lexical/analyzer.ts";
 import type { Db } from "../store/db.ts";
 import { annSearch, ensureVectorAnnIndex } from "../store/vectors.ts";
-import { changeKey, loadRecallIndex, type SnapshotStore } from "./load-index.ts";
+import { changeKey, loadRecallIndex, type LoadedRecallIndex, type SnapshotStore } from "./load-index.ts";
+import { encodeNodeSection } from "./node-cache.ts";
+import { changeAt, storeIdentity } from "../store/store-identity.ts";
 import type { CrossScorer, GraphLeg, TemporalFilter } from "./ports.ts";
 import { validateQueryDoc } from "./query-doc.ts";
 import type { RecallIndex } from "./recall-index.ts";
@@ -32,7 +34,9 @@ export interface RecallCallOptions {
 /** The engine. */
 export interface RecallEngine {
   readonly index: RecallIndex;
-  readonly lexicalSource: "snapshot" | "rebuilt";
+  readonly lexicalSource: "snapshot" | "rebuilt" | "cache";
+  /** A server node's boot cache: used, or why it was refused (issue 20; absent without a cache file). */
+  readonly bootCache?: LoadedRecallIndex["cache"];
   /** How the vector leg searches (`none` without an embedder). */
   readonly vectorLeg: "scan" | "diskann" | "none";
   recall(body: unknown, opts?: RecallCallOptions): Promise<Record<string, unknown>>;
@@ -40,8 +44,8 @@ export interface RecallEngine {
   setTemporalFilter(f: TemporalFilter): void;
   /** Tuning seam only (scripts/cv-recall.ts): observe each search's reranked head and its features. */
   setProbe(probe: RecallDeps["probe"]): void;
-  /** Saves the lexical snapshot (on shutdown). */
-  persist(): Promise<void>;
+  /** Saves the lexical snapshot (on shutdown); a server node's cache also records `cursor`, the last change it holds. */
+  persist(cursor?: number): Promise<void>;
   params: RecallParams;
 }
 
@@ -55,13 +59,15 @@ export async function createRecallEngine(o: {
   classifier?: InjectionClassifier;
   vectorIndex?: "auto" | "scan" | "diskann"; vectorScanMax?: number; remote?: boolean;
 }): Promise<RecallEngine> {
-  const { index, lexical } = await loadRecallIndex(o.db, o.embedder, o.snapshots);
-  // The vector leg: an exact scan of the in-memory matrix, or libSQL's DiskANN index on a remote server or
-  // above the documented size (README "Recall": its recall@10 against the exact scan is measured there).
+  const { index, lexical, cache } = await loadRecallIndex(o.db, o.embedder, o.snapshots);
+  // The vector leg: an exact scan of the in-memory matrix, or libSQL's DiskANN index above the documented size
+  // (README "Recall": its recall@10 against the exact scan is measured there). A remote server no longer implies
+  // DiskANN (issue 20): every node holds the matrix anyway, and maintaining the index was ~90% of sqld's CPU in a
+  // batched ingest (README "Several nodes over one libSQL server").
   const mode = o.vectorIndex ?? "auto";
   // Multi-database mode keeps the exact in-memory scan: an engine-side vector index lives in one database only.
   const useAnn = index.vectors !== undefined && o.db.router === undefined &&
-    (mode === "diskann" || (mode === "auto" && (o.remote === true || index.vectors.size > (o.vectorScanMax ?? 200_000))));
+    (mode === "diskann" || (mode === "auto" && index.vectors.size > (o.vectorScanMax ?? 200_000)));
   if (useAnn) await ensureVectorAnnIndex(o.db.client);
   const deps: RecallDeps = {
     db: o.db, index, analyzer: createAnalyzer(), params: { ...DEFAULT_RECALL_PARAMS, ...o.params }, embedder: o.embedder,
@@ -69,7 +75,7 @@ export async function createRecallEngine(o: {
     ann: useAnn ? (vec, k) => annSearch(o.db.client, vec, k) : undefined,
   };
   return {
-    index, lexicalSource: lexical, vectorLeg: !index.vectors ? "none" : useAnn ? "diskann" : "scan", get params() { return deps.params; }, set params(p) { deps.params = p; },
+    index, lexicalSource: lexical, bootCache: cache, vectorLeg: !index.vectors ? "none" : useAnn ? "diskann" : "scan", get params() { return deps.params; }, set params(p) { deps.params = p; },
     async recall(body, opts = {}) {
       const q = validateQueryDoc(body, opts.sourceParam, o.injectionPolicy);
       if (o.classifier) {
@@ -97,10 +103,16 @@ export async function createRecallEngine(o: {
     setGraphLeg: (leg) => void (deps.graphLeg = leg),
     setTemporalFilter: (f) => void (deps.temporal = f),
     setProbe: (probe) => void (deps.probe = probe),
-    async persist() {
+    async persist(cursor) {
       if (!o.snapshots) return;
       index.lexical.changeCounter = await changeKey(o.db);
-      await o.snapshots.save(index.lexical.toJSON());
+      if (o.db.local || o.db.router !== undefined) return await o.snapshots.save(index.lexical.toJSON());
+      // A server node (issue 20): the indexes as of `cursor`, keyed by the store's identity and that change's row.
+      if (cursor === undefined) return;
+      const at = cursor > 0 ? await changeAt(o.db.client, cursor) : { chunkId: 0, atMs: 0 };
+      if (at === undefined) return;
+      const key = { storeId: await storeIdentity(o.db.client), cursor, cursorChunk: at.chunkId, cursorAtMs: at.atMs, embedder: o.embedder ? { id: o.embedder.id, dim: o.embedder.dim } : null };
+      await o.snapshots.save({ ...index.lexical.toJSON(), node: encodeNodeSection(key, index.vectors) });
     },
   };
 }

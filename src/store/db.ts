@@ -93,7 +93,11 @@ export class Db {
       for (let attempt = 0; tx === undefined; attempt++) {
         try {
           for (const sql of this.pragmas.before) await this.client.execute(sql);
-          tx = await this.client.transaction("write");
+          const opened = await this.client.transaction("write");
+          // A libSQL server's client sends BEGIN lazily, with the transaction's first statement: run it here, so a
+          // BEGIN that finds the write lock busy past the server's wait is retried like a local one (nothing ran yet).
+          if (!this.local) await beginNow(opened);
+          tx = opened;
         } catch (e) {
           if (isBusy(e)) this.observer?.busy();
           if (!isBusy(e) || attempt >= BEGIN_RETRIES) throw e;
@@ -134,6 +138,16 @@ export class Db {
       try { c(); } catch { /* closing a side connection must not keep the store open */ }
     }
     this.client.close();
+  }
+}
+
+// Sends the (lazy) BEGIN of a remote transaction; a failed BEGIN closes the transaction, so it is dropped for a retry.
+async function beginNow(tx: Transaction): Promise<void> {
+  try {
+    await tx.execute("SELECT 1");
+  } catch (e) {
+    try { tx.close(); } catch { /* already closed by the failed BEGIN */ }
+    throw e;
   }
 }
 

@@ -4,7 +4,7 @@
  * `PRAGMA journal_mode`, refuse to start unless `wal`), and runs migrations,
  * refusing a database stamped newer than this server knows (SPEC §9.8).
  */
-import { createClient } from "@libsql/client";
+import { createClient, type Client } from "@libsql/client";
 import { MemoryError } from "../core/errors.ts";
 import { attachChunkReader } from "./chunk-reader.ts";
 import { BUSY_TIMEOUT_MS, Db } from "./db.ts";
@@ -29,7 +29,7 @@ export interface StoreLocation {
 export async function openStore(loc: StoreLocation): Promise<Db> {
   const local = !loc.url || loc.url.startsWith("file:");
   const url = loc.url ?? `file:${loc.path}`;
-  const client = createClient({ url, authToken: loc.authToken, intMode: "number" });
+  const client = local ? createClient({ url, authToken: loc.authToken, intMode: "number" }) : await openRemote(url, loc.authToken);
   const db = new Db(client, local);
   try {
     if (local) {
@@ -56,6 +56,27 @@ export async function openStore(loc: StoreLocation): Promise<Db> {
     client.close();
     throw e;
   }
+}
+
+/**
+ * Issue 20: a libSQL server named by an `http(s)://` URL is spoken to over Hrana on a WebSocket (`ws(s)://`, the same
+ * port sqld serves HTTP on) when the server accepts one. Measured over sqld on loopback (README "Several nodes over one
+ * libSQL server"): a node's catch-up reads of another node's 4,000 chunks took 1.05 s for the rows and 0.5 s for the
+ * vectors over a WebSocket against 4.0 s and 3.1 s over HTTP, at a third of the CPU. A server (or a proxy in front of
+ * it) that refuses the upgrade is spoken to over HTTP as before.
+ */
+async function openRemote(url: string, authToken: string | undefined): Promise<Client> {
+  const m = /^http(s?):\/\//i.exec(url);
+  if (m !== null) {
+    const ws = createClient({ url: `ws${m[1].toLowerCase()}://${url.slice(m[0].length)}`, authToken, intMode: "number" });
+    try {
+      await ws.execute("SELECT 1");
+      return ws;
+    } catch {
+      ws.close();
+    }
+  }
+  return createClient({ url, authToken, intMode: "number" });
 }
 
 // Each migration is tracked by version, so one that lands later with a lower number (features merge in any

@@ -8,7 +8,7 @@
 import { MemoryError } from "../core/errors.ts";
 import type { IndexHooks, TxHook } from "../ingest/ports.ts";
 import { unlinkChunkFromSources } from "../store/file-sources.ts";
-import { deleteUmpRowsOfChunk, umpRowsOfChunk } from "../store/ump-records.ts";
+import { deleteUmpRowsOfChunk, umpRowsOfChunks } from "../store/ump-records.ts";
 import { canRead, requireUnscoped, type UmpActor } from "./actor.ts";
 import { capabilities, type Capabilities } from "./capabilities.ts";
 import { createUmpEvents, type UmpEvents } from "./events.ts";
@@ -103,7 +103,7 @@ export async function createUmpService(base: Omit<UmpDeps, "index" | "events" | 
     },
     indexHooks: { added: () => {}, removed: (id) => d.index.removeChunk(id), caughtUp: () => catchUpUmpIndex(d.db, d.index) },
     async followChunks(ids) {
-      for (const id of ids) for (const r of await umpRowsOfChunk(d.db.client, id)) d.index.put(metaOfRow(r));
+      for (const r of await umpRowsOfChunks(d.db.client, ids)) d.index.put(metaOfRow(r));
     },
     operatorDid: async () => {
       const seed = await d.keys();

@@ -80,6 +80,12 @@ export class MatrixIndex {
     else this.#data.set(vec, slot * this.dim);
   }
 
+  /** The stored rows in slot order (`ids[i]` owns row i), as views; undefined for int8 rows (issue 20: a node's boot cache). */
+  floatRows(): { ids: readonly number[]; data: Float32Array } | undefined {
+    if (this.#exact) return undefined;
+    return { ids: this.#ids, data: (this.#data as Float32Array).subarray(0, this.#ids.length * this.dim) };
+  }
+
   /** Drops the vector of `id`; returns false when there was none. */
   remove(id: number): boolean {
     const slot = this.#slots.get(id);

@@ -1,6 +1,8 @@
 /** Real `cairn serve` processes for the issue 20 tests: spawned from bin/cairn.mjs on a free loopback port. */
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const root = resolve(new URL("../..", import.meta.url).pathname);
@@ -30,8 +32,10 @@ export interface ServerProc {
 /** Spawns `node bin/cairn.mjs serve` with `env` (lexical only unless it says otherwise) and waits for /health. */
 export async function startServer(env: Record<string, string>): Promise<ServerProc> {
   const port = await freePort();
+  // A server node keeps its boot cache in its data directory (issue 20): a temp one here, not the repository's ./data.
+  const cache = env.CAIRN_DB_URL !== undefined && env.CAIRN_NODE_CACHE === undefined ? { CAIRN_NODE_CACHE: join(mkdtempSync(join(tmpdir(), "cairn-node-")), "node-cache") } : {};
   const proc = spawn("node", [join(root, "bin", "cairn.mjs"), "serve"], {
-    cwd: root, env: { ...process.env, CAIRN_EMBED_KIND: "none", ...env, BIND_PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"],
+    cwd: root, env: { ...process.env, CAIRN_EMBED_KIND: "none", ...cache, ...env, BIND_PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"],
   });
   let err = "";
   proc.stderr!.on("data", (d) => (err += String(d)));

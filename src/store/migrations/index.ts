@@ -14,6 +14,7 @@ import { m020Parcels } from "./m020-parcels.ts";
 import { m030Workflow } from "./m030-workflow.ts";
 import { m095ProposalMeta } from "./m095-proposal-meta.ts";
 import { m110ConversationSession } from "./m110-conversation-session.ts";
+import { m165StoreIdentity } from "./m165-store-identity.ts";
 import { m065Claims } from "./m065-claims.ts";
 import { m060Kcs } from "./m060-kcs.ts";
 import { m050Connectors } from "./m050-connectors.ts";
@@ -53,6 +54,8 @@ export const MIGRATIONS: readonly Migration[] = [
   m110ConversationSession,
   // per-domain databases (issue 20, helper range 100–109)
   m100DomainShards,
+  // scale-out (issue 20, helper range 165–169): the store's identity, which a node's boot cache is keyed by
+  m165StoreIdentity,
 ].sort((a, b) => a.version - b.version);
 
 /** The schema version and stamp this server knows. */

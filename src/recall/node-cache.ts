@@ -1,0 +1,94 @@
+/**
+ * A server node's boot cache (issue 20; README "Several nodes over one libSQL server"): the lexical snapshot the
+ * embedded default already writes, plus the node's vector matrix and a `node` section saying which store and which
+ * point of its change sequence the indexes cover. A restarting node loads its indexes from it and reads from the
+ * server only the labels and the changes after that point, instead of every chunk's text and vector over HTTP.
+ *
+ * This file is the pure part: encoding the `node` section and deciding whether a decoded cache may serve. The
+ * loader (load-index.ts) applies the changes after the cursor; a cache that does not match is refused and the
+ * node reads everything, as a node without a cache does.
+ */
+import { base64ToBytes, bytesToBase64, base64ToU32, u32ToBase64 } from "../lexical/base64.ts";
+import type { MatrixIndex } from "../vector/matrix-index.ts";
+
+/** Format version of the `node` section. */
+export const NODE_CACHE_VERSION = 1;
+/** Rows per vector page: each page is one base64 string while saving (a string has a maximum length). */
+const VECTOR_PAGE_ROWS = 50_000;
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** Which history the cache covers. */
+export interface NodeCacheKey {
+  /** `store_identity.store_id` of the server's database (migration 165). */
+  storeId: string;
+  /** The last change of `chunk_changes` the indexes hold. */
+  cursor: number;
+  /** That change's chunk and commit time: a database restored from a backup and written since has another row there. */
+  cursorChunk: number;
+  cursorAtMs: number;
+  /** The embedder the vectors came from (`null`: lexical only). */
+  embedder: { id: string; dim: number } | null;
+}
+
+/** The `node` section as saved. */
+interface SavedNodeSection extends NodeCacheKey {
+  format: "cairn-node-cache";
+  version: number;
+  vectors?: { ids: string | Uint8Array; pages: (string | Uint8Array)[] };
+}
+
+/** Builds the `node` section: the key and the matrix rows (float32 rows only; an int8 matrix is not cached). */
+export function encodeNodeSection(key: NodeCacheKey, vectors: MatrixIndex | undefined): SavedNodeSection {
+  const out: SavedNodeSection = { format: "cairn-node-cache", version: NODE_CACHE_VERSION, ...key };
+  const rows = vectors?.floatRows();
+  if (vectors && rows && LITTLE_ENDIAN && rows.ids.every((id) => id >= 0 && id <= 0xffffffff)) {
+    const pages: string[] = [];
+    const step = VECTOR_PAGE_ROWS * vectors.dim;
+    for (let at = 0; at < rows.ids.length * vectors.dim; at += step) {
+      const part = rows.data.subarray(at, Math.min(at + step, rows.ids.length * vectors.dim));
+      pages.push(bytesToBase64(new Uint8Array(part.buffer, part.byteOffset, part.byteLength)));
+    }
+    out.vectors = { ids: u32ToBase64(Uint32Array.from(rows.ids)), pages };
+  }
+  return out;
+}
+
+/** A decoded cache's key and vectors, or a reason it cannot serve. */
+export type ReadNodeSection =
+  | { ok: true; key: NodeCacheKey; vectors?: { ids: Uint32Array; data: Float32Array } }
+  | { ok: false; reason: string };
+
+/** Reads the `node` section of a decoded snapshot (sections arrive as `Uint8Array` views, or base64 from plain JSON). */
+export function readNodeSection(saved: unknown, embedder: { id: string; dim: number } | null): ReadNodeSection {
+  const n = (saved as { node?: unknown } | null | undefined)?.node as Partial<SavedNodeSection> | undefined;
+  if (typeof n !== "object" || n === null || n.format !== "cairn-node-cache") return { ok: false, reason: "no node section" };
+  if (n.version !== NODE_CACHE_VERSION) return { ok: false, reason: `node cache version ${String(n.version)}` };
+  if (typeof n.storeId !== "string" || !n.storeId || ![n.cursor, n.cursorChunk, n.cursorAtMs].every(Number.isSafeInteger)) {
+    return { ok: false, reason: "malformed node section" };
+  }
+  const e = n.embedder ?? null;
+  if ((e === null) !== (embedder === null) || (e && embedder && (e.id !== embedder.id || e.dim !== embedder.dim))) {
+    return { ok: false, reason: "cache written with another embedder" };
+  }
+  const key: NodeCacheKey = { storeId: n.storeId, cursor: n.cursor!, cursorChunk: n.cursorChunk!, cursorAtMs: n.cursorAtMs!, embedder: e };
+  if (embedder === null) return { ok: true, key };
+  if (!n.vectors || !LITTLE_ENDIAN) return { ok: false, reason: "no vectors in the cache" };
+  const ids = typeof n.vectors.ids === "string" ? base64ToU32(n.vectors.ids) : u32Of(n.vectors.ids);
+  if (!ids) return { ok: false, reason: "malformed vector ids" };
+  const data = new Float32Array(ids.length * embedder.dim);
+  let at = 0;
+  for (const p of n.vectors.pages ?? []) {
+    const bytes = typeof p === "string" ? base64ToBytes(p) : p instanceof Uint8Array ? p : null;
+    if (!bytes || bytes.length % 4 !== 0 || at + bytes.length / 4 > data.length) return { ok: false, reason: "malformed vector page" };
+    // Container sections start on 8-byte boundaries: a view, not a copy, when aligned.
+    data.set(bytes.byteOffset % 4 === 0 ? new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4) : new Float32Array(bytes.slice().buffer), at);
+    at += bytes.length / 4;
+  }
+  if (at !== data.length) return { ok: false, reason: "vector pages do not match the ids" };
+  return { ok: true, key, vectors: { ids, data } };
+}
+
+function u32Of(bytes: unknown): Uint32Array | null {
+  if (!(bytes instanceof Uint8Array) || bytes.length % 4 !== 0) return null;
+  return bytes.byteOffset % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4) : new Uint32Array(bytes.slice().buffer);
+}
