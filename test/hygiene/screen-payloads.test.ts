@@ -14,6 +14,7 @@
 import { describe, expect, it } from "vitest";
 import { decodePayloads } from "../../src/hygiene/_screen-signals.ts";
 import { screen } from "../../src/hygiene/screen.ts";
+import { seededRandom as rng } from "../../src/eval/scale-corpus.ts";
 
 const B64 = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])/g;
 const HEX = /(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}[ :]?){12,}(?![0-9a-fA-F])/g;
@@ -40,18 +41,6 @@ function expected(text: string): string[] {
     keep(m[0].replace(/[ ,]/g, "").replace(/.{8}/g, (b) => String.fromCharCode(parseInt(b, 2))));
   }
   return out;
-}
-
-// A small deterministic generator (mulberry32), so a failure names its seed.
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const WORDS = ["ignore", "previous", "instructions", "reveal", "system", "prompt", "Forget", "OVERRIDE", "of", "to", "a", "now", "09", "2020", "ffff", "Zz", "+/", "x_y", "q-r", "oops!", "o/o", "C0FFEE"];
