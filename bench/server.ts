@@ -17,6 +17,10 @@
  *      its cache file removed, and started again (cold boot: every chunk, vector and label read over the wire).
  *   CPU seconds of node A, node B and sqld during the bulk ingest come from /proc, beside the load average.
  *
+ *   Checkpoints on the way (50k, 100k, 200k, 500k below N, or --checkpoints a,b,…): the ingest pauses, B catches up,
+ *   100 recalls are timed on B and both RSS read, so one run shows how cost grows with size (a line each on stderr as
+ *   it happens: a long run that dies still leaves its figures).
+ *
  * Options: --scale N (default 10000), --queries N (default 500), --probes N (staleness writes per phase, default
  * 200), --poll MS (nodes' CAIRN_CHANGE_POLL_MS, default 250), --cpu-prof DIR (a V8 CPU profile per node), --json.
  */
@@ -39,6 +43,8 @@ const QUERIES = option("--queries", 500);
 const POLL = option("--poll", 250);
 const PROBES = option("--probes", 200);
 const BATCH = 250;
+const CHECKPOINTS = (args.includes("--checkpoints") ? args[args.indexOf("--checkpoints") + 1].split(",").map(Number) : [50_000, 100_000, 200_000, 500_000])
+  .filter((c) => c > 0 && c < DOCS).sort((x, y) => x - y);
 
 const freePort = () => new Promise<number>((ok) => {
   const s = createServer().listen(0, "127.0.0.1", () => {
@@ -59,7 +65,7 @@ async function startNode(id: string, dbUrl: string, dir: string): Promise<Node> 
   const port = await freePort();
   // --cpu-prof DIR: each node writes a V8 CPU profile there when it stops (where a node's time goes).
   const prof = args.includes("--cpu-prof") ? ["--cpu-prof", "--cpu-prof-dir", resolve(args[args.indexOf("--cpu-prof") + 1]), "--cpu-prof-name", `${id}-${Date.now()}.cpuprofile`] : [];
-  const child = spawn(process.execPath, ["--max-semi-space-size=4", ...prof, join(ROOT, "bin", "cairn.mjs"), "serve"], {
+  const child = spawn(process.execPath, ["--max-semi-space-size=4", "--max-old-space-size=8192", ...prof, join(ROOT, "bin", "cairn.mjs"), "serve"], {
     cwd: ROOT, stdio: ["ignore", "pipe", "inherit"],
     env: {
       ...process.env, CAIRN_DB_URL: dbUrl, CAIRN_NODE_ID: id, CAIRN_UMP_KEY_DIR: join(dir, `ump-${id}`), BIND_PORT: String(port),
@@ -148,18 +154,50 @@ export async function benchServer(): Promise<void> {
     const load0 = loadAvg();
     const cpu0 = { a: cpuS(a.child.pid), b: cpuS(b.child.pid), sqld: cpuS(sqld.pid) };
     const t0 = performance.now();
+    // Checkpoint pauses (catch-up, queries) are taken out of the ingest's wall time and CPU.
+    let pausedMs = 0;
+    const pausedCpu = { a: 0, b: 0, sqld: 0 };
+    const checkpoints: Record<string, unknown>[] = [];
+    const pending = [...CHECKPOINTS];
     for (let i = 0; i < docs.length; i += BATCH) {
       await call(a.base, "POST", "/ingest/batch", { items: docs.slice(i, i + BATCH).map((d) => ({ title: d.title, content: d.content })) });
+      if (pending.length && i + BATCH >= pending[0]) {
+        const at = pending.shift()!;
+        const p0 = performance.now();
+        const c0 = { a: cpuS(a.child.pid), b: cpuS(b.child.pid), sqld: cpuS(sqld.pid) };
+        const ingestedS = (p0 - t0 - pausedMs) / 1000;
+        const seq = Number((await call(a.base, "GET", "/health/db")).node.store_seq);
+        while (Number((await call(b.base, "GET", "/health/db")).node.cursor) < seq) await sleep(100);
+        const catchUpS = (performance.now() - p0) / 1000;
+        const ts: number[] = [];
+        for (let q = 0; q < 110; q++) {
+          const t = performance.now();
+          await call(b.base, "POST", "/recall", { query: queries[(q * 11) % queries.length] });
+          if (q >= 10) ts.push(performance.now() - t);
+        }
+        const cp = {
+          docs: i + BATCH, ingestS: Math.round(ingestedS), docsPerS: Math.round((i + BATCH) / ingestedS),
+          cpuMsPerDoc: { a: Math.round(((c0.a - cpu0.a - pausedCpu.a) * 1e6) / (i + BATCH)) / 1000, b: Math.round(((c0.b - cpu0.b - pausedCpu.b) * 1e6) / (i + BATCH)) / 1000, sqld: Math.round(((c0.sqld - cpu0.sqld - pausedCpu.sqld) * 1e6) / (i + BATCH)) / 1000 },
+          bCatchUpS: Math.round(catchUpS * 10) / 10, recallB: { p50: pct(ts, 0.5), p95: pct(ts, 0.95) }, rssMb: { a: rssMb(a.child.pid), b: rssMb(b.child.pid) }, load: loadAvg(),
+        };
+        checkpoints.push(cp);
+        console.error(`bench checkpoint ${at}: ${JSON.stringify(cp)}`);
+        pausedCpu.a += cpuS(a.child.pid) - c0.a;
+        pausedCpu.b += cpuS(b.child.pid) - c0.b;
+        pausedCpu.sqld += cpuS(sqld.pid) - c0.sqld;
+        pausedMs += performance.now() - p0;
+      }
     }
-    const ingestS = (performance.now() - t0) / 1000;
-    const ingestCpu = { a: cpuS(a.child.pid) - cpu0.a, b: cpuS(b.child.pid) - cpu0.b, sqld: cpuS(sqld.pid) - cpu0.sqld };
+    const ingestS = (performance.now() - t0 - pausedMs) / 1000;
+    const ingestCpu = { a: cpuS(a.child.pid) - cpu0.a - pausedCpu.a, b: cpuS(b.child.pid) - cpu0.b - pausedCpu.b, sqld: cpuS(sqld.pid) - cpu0.sqld - pausedCpu.sqld };
+    console.error(`bench ingest done: ${DOCS} docs in ${Math.round(ingestS)} s; RSS A/B ${rssMb(a.child.pid)} / ${rssMb(b.child.pid)} MB`);
     // B's background pass after the bulk ingest: how long until its cursor reaches the server's head (no recall on B).
     const head = Number((await call(a.base, "GET", "/health/db")).node.store_seq);
     while (Number((await call(b.base, "GET", "/health/db")).node.cursor) < head) {
-      if (performance.now() - t0 > ingestS * 1000 + 1_800_000) throw new Error("node B did not catch up with the bulk ingest within 30 min");
+      if (performance.now() - t0 - pausedMs > ingestS * 1000 + 1_800_000) throw new Error("node B did not catch up with the bulk ingest within 30 min");
       await sleep(100);
     }
-    const bCaughtUpS = (performance.now() - t0) / 1000 - ingestS;
+    const bCaughtUpS = (performance.now() - t0 - pausedMs) / 1000 - ingestS;
     await call(b.base, "POST", "/recall", { query: "warm" });
 
     // Load: a batch writer on A for the staleness phases.
@@ -219,6 +257,7 @@ export async function benchServer(): Promise<void> {
     const rssA = rssMb(a.child.pid);
     const rssB = rssMb(b.child.pid);
     const docsTotal = (await call(b.base, "GET", "/stats")).docs;
+    console.error(`bench recall on B: p50 / p95 ${pct(times, 0.5)} / ${pct(times, 0.95)} ms; RSS A/B ${rssMb(a.child.pid)} / ${rssMb(b.child.pid)} MB; boots next`);
     // Boot of B: warm (its cache, written by the clean stop, present), then cold (the cache file removed).
     await stopChild(b.child);
     const cacheFile = join(dir, "node-b.node-cache");
@@ -241,7 +280,7 @@ export async function benchServer(): Promise<void> {
       rssMb: { a: rssA, b: rssB, bWarmBoot: rssWarm, bColdBoot: rssCold }, bootMs: { warm: b2.bootMs, cold: b3.bootMs, cacheUsed: warmCache?.used === true, cacheMb },
       pollMs: POLL, bCaughtUpS: Math.round(bCaughtUpS * 10) / 10,
       ingestCpuS: { a: Math.round(ingestCpu.a * 10) / 10, b: Math.round(ingestCpu.b * 10) / 10, sqld: Math.round(ingestCpu.sqld * 10) / 10 },
-      load: { atIngest: load0, atEnd: loadAvg() },
+      load: { atIngest: load0, atEnd: loadAvg() }, checkpoints,
     };
     if (args.includes("--json")) console.log(JSON.stringify(r));
     console.log(`\nCairn server bench: sqld + 2 nodes, ${r.docs} chunks (${DOCS} SciFact-derived + probes and load), change poll ${POLL} ms\n`);
@@ -260,6 +299,12 @@ export async function benchServer(): Promise<void> {
     console.log(`| node B boot, warm (its cache: ${r.bootMs.cacheUsed ? "used" : "NOT used"}, ${r.bootMs.cacheMb} MB) / cold (no cache file), server-reported | ${r.bootMs.warm} / ${r.bootMs.cold} ms |`);
     console.log(`| RSS node B just after the warm / cold boot | ${r.rssMb.bWarmBoot} / ${r.rssMb.bColdBoot} MB |`);
     console.log(`| load average (1/5/15 min) at the ingest / at the end | ${r.load.atIngest} / ${r.load.atEnd} |`);
+    if (checkpoints.length) {
+      console.log("\nOn the way (ingest paused at each: B caught up, 100 recalls timed on B):\n");
+      console.log("| chunks | ingest so far | CPU ms a doc A / B / sqld | B catch-up | /recall on B p50 / p95 | RSS A / B | load |");
+      console.log("|---|---|---|---|---|---|---|");
+      for (const c of checkpoints as any[]) console.log(`| ${c.docs} | ${c.docsPerS} docs/s (${c.ingestS} s) | ${c.cpuMsPerDoc.a} / ${c.cpuMsPerDoc.b} / ${c.cpuMsPerDoc.sqld} | ${c.bCatchUpS} s | ${c.recallB.p50} / ${c.recallB.p95} ms | ${c.rssMb.a} / ${c.rssMb.b} MB | ${c.load} |`);
+    }
   } finally {
     for (const n of nodes) await stopChild(n.child);
     await stopChild(sqld);
