@@ -13,7 +13,9 @@
  *   weight is a + b·flat + c·(1 − flat), flat = the second-best lexical score over the best, so the vector leg
  *   counts more when the lexical top is flat and less when one hit stands out); `+new` adds the offline candidate
  *   features of `scripts/cv-features.ts` (rm3, sentmax, titlebm, first: run it on the cache first); `+fused` the
- *   candidate's fused rank as 60 / (60 + rank) (a diagnostic only, in no configuration);
+ *   candidate's fused rank as 60 / (60 + rank) (a diagnostic only, in no configuration); `+lsa` / `+ppmi` the
+ *   corpus-adapted embeddings' cosines of `scripts/cv-corpusvec.ts` (the pre-registered experiment: run
+ *   `--configs ca-base,ca-base+lsa,ca-base+ppmi` on its output);
  * - `ca-bag`: the mean of the `ca` weights fitted on each leave-one-fold-out subset of the training folds.
  *
  * Nested: per outer fold, the configuration (learner × feature set × λ) is chosen by leave-one-fold-out inside the
@@ -53,7 +55,8 @@ const NEW = ["rm3", "sentmax", "titlebm", "first"];
 type FeatureSet = string;
 function names(fs: FeatureSet): string[] {
   const b = fs.startsWith("all") ? ALL : BASE;
-  return [...b, ...(fs.includes("+flat") ? ["vecFlat", "vecSharp"] : []), ...(fs.includes("+new") ? NEW : []), ...(fs.includes("+fused") ? ["fused"] : [])];
+  return [...b, ...(fs.includes("+flat") ? ["vecFlat", "vecSharp"] : []), ...(fs.includes("+new") ? NEW : []), ...(fs.includes("+fused") ? ["fused"] : []),
+    ...(fs.includes("+lsa") ? ["lsa"] : []), ...(fs.includes("+ppmi") ? ["ppmi"] : [])];
 }
 /** Per query and feature set: the head's feature matrix (rows = candidates). */
 const cache = new Map<string, Float64Array[]>();
@@ -161,6 +164,7 @@ for (const fs of ["base", "all", "base+flat", "all+flat"] as FeatureSet[]) {
 // (a variance cut: one fit follows its training queries' noise).
 for (const fs of ["base", "all", "all+new"]) CONFIGS.push({ name: `ca-bag-${fs}`, fs, fit: () => [] });
 CONFIGS.push({ name: "ca-all+new", fs: "all+new", fit: (ids) => fitCA(ids, "all+new") });
+for (const fs of ["base+lsa", "base+ppmi"]) CONFIGS.push({ name: `ca-${fs}`, fs, fit: (ids) => fitCA(ids, fs) });
 const only = args.includes("--configs") ? args[args.indexOf("--configs") + 1].split(",") : undefined;
 const configs = only ? CONFIGS.filter((c) => only.includes(c.name)) : CONFIGS;
 
@@ -213,6 +217,13 @@ configs.forEach((c, i) => {
   const e = rows.map((r) => r.each[i]);
   console.log(`  ${c.name}: ${f4(mean(e))} ± ${f4(sd(e))} (min ${f4(Math.min(...e))}); inner mean ${f4(mean(rows.map((r) => r.inner[i])))}`);
 });
+console.log("Per fold, each configuration's out-of-fold gain [its leave-one-fold-out gain inside the training folds]:");
+for (const r of rows) console.log(`  fold ${r.fold}: ${configs.map((c, i) => `${c.name} ${f4(r.each[i])} [${f4(r.inner[i])}]`).join(", ")}`);
+console.log("\nEach configuration's weights fitted on each outer fold's four training folds:");
+for (const c of configs) for (const k of folds) {
+  const w = fitOn(c, folds.filter((f) => f !== k));
+  console.log(`  ${c.name} without fold ${k}: ${names(c.fs).map((n, i) => `${n} ${w[i]}`).join(", ")}`);
+}
 for (const c of configs) {
   const w = fitOn(c, folds);
   console.log(`all folds ${c.name}: ${names(c.fs).map((n, i) => `${n} ${w[i]}`).join(", ")} → gain ${f4(meanNdcg(inFolds(folds), c.fs, w) - lexOf(inFolds(folds)))}`);
