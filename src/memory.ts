@@ -111,9 +111,12 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     graphEnabled: config.recallGraphEnabled, domainExists: (n) => domains.exists(n),
     trace: async (path) => (await audit.record({ action: "recall_trace", detail: path })).id,
     vectorIndex: config.vectorIndex, vectorScanMax: config.vectorScanMax, remote: config.dbUrl !== undefined,
+    nodeVectorRows: config.nodeVectorRows,
   });
   write.indexHooks.push(recallEngine.index);
-  healthDeps.sections.push(() => ({ vector_index: recallEngine.vectorLeg }));
+  // Issue 20: how the matrix holds its rows — float32, int8 with exact scores read back (embedded), or int8 (a node).
+  const rows = (v = recallEngine.index.vectors) => (!v ? "none" : v.approximate ? "int8" : v.bytesPerComponent === 1 ? "int8+exact" : "float32");
+  healthDeps.sections.push(() => ({ vector_index: recallEngine.vectorLeg, vector_rows: rows() }));
   // --- governance (issue 6) ---
   const review = createReviewService({ ctx: write, audit, pipeline: ports.readCanonical ?? defaultReadCanonical(), posture: config.writePosture });
   write.review = review.gate;

@@ -71,6 +71,12 @@ export interface Config {
    */
   vectorIndex: "auto" | "scan" | "diskann";
   vectorScanMax: number;
+  /**
+   * A server node's vector matrix (`CAIRN_NODE_VECTOR_ROWS`, issue 20): `float32` (exact scores, 4 bytes a component)
+   * or `int8` (a quarter of the memory, scores dequantised; every node quantises alike). The embedded default
+   * already keeps int8 rows with exact scores read back from the local file.
+   */
+  nodeVectorRows: "float32" | "int8";
   /** Model directory for model2vec/onnx (`CAIRN_EMBED_MODEL_DIR`). */
   embedModelDir?: string;
   /** Optional ONNX cross-encoder directory for the rerank tier (`CAIRN_RERANK_MODEL_DIR`). */

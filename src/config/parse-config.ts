@@ -87,6 +87,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     injectionClassifierDir: readString(env, "CAIRN_INJECTION_CLASSIFIER_DIR"),
     vectorIndex: readEnum(env, "CAIRN_VECTOR_INDEX", ["auto", "scan", "diskann"] as const, "auto"),
     vectorScanMax: readInt(env, "CAIRN_VECTOR_SCAN_MAX", 200_000, 1, 100_000_000),
+    nodeVectorRows: readEnum(env, "CAIRN_NODE_VECTOR_ROWS", ["float32", "int8"] as const, "float32"),
     umpKeyDir: readString(env, "CAIRN_UMP_KEY_DIR") ?? `${configDir(env)}/ump`,
     ...parseSecurityConfig(env, { loopback: isLoopbackAddr(bindAddr), bindPublic }),
     ...parseWorkflowConfig(env),

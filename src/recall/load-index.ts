@@ -40,15 +40,19 @@ export async function changeKey(db: Db): Promise<number> {
  * read first, so a snapshot that `snapshots.load()` decodes on another thread (the Node runtime) is ready by
  * the time it is needed.
  */
-export async function loadRecallIndex(db: Db, embedder: Embedder | undefined, snapshots?: SnapshotStore): Promise<LoadedRecallIndex> {
+export async function loadRecallIndex(
+  db: Db, embedder: Embedder | undefined, snapshots?: SnapshotStore, opts: { nodeVectorRows?: "float32" | "int8" } = {},
+): Promise<LoadedRecallIndex> {
   const pending = snapshots ? snapshots.load().catch(() => undefined) : Promise.resolve(undefined);
   const key = await changeKey(db);
   // Issue 20: a node on a libSQL server boots from its cache when it matches this store (load-node-cache.ts).
   const remote = !db.local && db.router === undefined;
+  // Issue 20: a server node may keep int8 rows without an exact source (the vectors are a round trip away).
+  const int8 = remote && opts.nodeVectorRows === "int8";
   let refused: string | undefined;
   if (remote && snapshots) {
     const saved = await pending;
-    const boot = saved == null ? { ok: false as const, reason: "no cache" } : await bootFromNodeCache(db, embedder, saved, loadLexicalIndex(saved), loadLabels);
+    const boot = saved == null ? { ok: false as const, reason: "no cache" } : await bootFromNodeCache(db, embedder, saved, loadLexicalIndex(saved), loadLabels, int8);
     if (boot.ok) {
       boot.index.lexical.params = { ...DEFAULT_BM25_PARAMS };
       boot.index.lexical.changeCounter = key;
@@ -63,7 +67,7 @@ export async function loadRecallIndex(db: Db, embedder: Embedder | undefined, sn
   // Issue 25: on a local single file the matrix holds int8 rows and reads exact vectors back for its scores; the
   // exact reader knows one database, so multi-database mode keeps float32 rows.
   const exact = db.router === undefined ? exactVectorReader(db) : undefined;
-  const index = new RecallIndex(embedder?.dim, createOramaLexicalIndex(), total + 1024, exact);
+  const index = new RecallIndex(embedder?.dim, createOramaLexicalIndex(), total + 1024, exact, int8);
   for (const d of dbs) await loadLabels(d, index);
   if (embedder) for (const d of dbs) await loadVectors(d, index, embedder);
   // The snapshot serves when it is current (same audit head and chunk count); otherwise the text is re-indexed.

@@ -31,7 +31,7 @@ export type NodeCacheBoot =
 /** Loads the indexes from a decoded cache, or says why not (the caller then reads everything). */
 export async function bootFromNodeCache(
   db: Db, embedder: Embedder | undefined, saved: unknown, lexical: LexicalIndex | null,
-  loadLabels: (db: Db, index: RecallIndex) => Promise<void>,
+  loadLabels: (db: Db, index: RecallIndex) => Promise<void>, int8 = false,
 ): Promise<NodeCacheBoot> {
   if (lexical === null) return { ok: false, reason: "no lexical snapshot" };
   const section = readNodeSection(saved, embedder ? { id: embedder.id, dim: embedder.dim } : null);
@@ -47,16 +47,20 @@ export async function bootFromNodeCache(
     return { ok: false, reason: "changes after the cache's cursor were pruned" };
   }
   const total = await countChunks(db.client);
-  const index = new RecallIndex(embedder?.dim, lexical, total + 1024);
+  if (section.vectors && "int8" in section.vectors && !int8) return { ok: false, reason: "cache holds int8 vector rows, this node keeps float32" };
+  const index = new RecallIndex(embedder?.dim, lexical, total + 1024, undefined, int8);
   await loadLabels(db, index);
   // Every labelled chunk's insert is at or below this head (the labels were read first, changes commit in order).
   const top = await maxChangeSeq(db.client);
   if (section.vectors && index.vectors) {
-    const { ids, data } = section.vectors;
+    const v = section.vectors;
     const dim = index.vectors.dim;
-    for (let at = 0; at < ids.length; at += 2000) {
-      const end = Math.min(at + 2000, ids.length);
-      index.addVectorPage(Array.from(ids.subarray(at, end)), data.subarray(at * dim, end * dim));
+    for (let at = 0; at < v.ids.length; at += 2000) {
+      const end = Math.min(at + 2000, v.ids.length);
+      const ids = Array.from(v.ids.subarray(at, end));
+      // A float32 cache serves an int8 node too (its rows are quantised as they are added).
+      if ("int8" in v) index.addQuantisedPage(ids, v.int8.subarray(at * dim, end * dim), v.scales.subarray(at, end));
+      else index.addVectorPage(ids, v.data.subarray(at * dim, end * dim));
     }
   }
   const applied = { added: 0, removed: 0 };

@@ -34,12 +34,28 @@ export interface NodeCacheKey {
 interface SavedNodeSection extends NodeCacheKey {
   format: "cairn-node-cache";
   version: number;
-  vectors?: { ids: string | Uint8Array; pages: (string | Uint8Array)[] };
+  /** `rows: "int8"`: pages of int8 rows and their float32 scales (a node with `CAIRN_NODE_VECTOR_ROWS=int8`). */
+  vectors?: { ids: string | Uint8Array; pages: (string | Uint8Array)[]; rows?: "int8"; scales?: string | Uint8Array };
 }
 
-/** Builds the `node` section: the key and the matrix rows (float32 rows only; an int8 matrix is not cached). */
+/**
+ * Builds the `node` section: the key and the matrix rows — float32 rows, or a node's int8 rows with their scales
+ * (an int8 matrix over an exact source, the embedded default's, is not cached: its file is the lexical snapshot).
+ */
 export function encodeNodeSection(key: NodeCacheKey, vectors: MatrixIndex | undefined): SavedNodeSection {
   const out: SavedNodeSection = { format: "cairn-node-cache", version: NODE_CACHE_VERSION, ...key };
+  const q8 = vectors?.int8Rows();
+  if (vectors && q8 && LITTLE_ENDIAN && q8.ids.every((id) => id >= 0 && id <= 0xffffffff)) {
+    const pages: string[] = [];
+    const step = VECTOR_PAGE_ROWS * vectors.dim;
+    for (let at = 0; at < q8.data.length; at += step) {
+      const part = q8.data.subarray(at, Math.min(at + step, q8.data.length));
+      pages.push(bytesToBase64(new Uint8Array(part.buffer, part.byteOffset, part.byteLength)));
+    }
+    const scales = new Uint8Array(q8.scales.buffer, q8.scales.byteOffset, q8.scales.byteLength);
+    out.vectors = { ids: u32ToBase64(Uint32Array.from(q8.ids)), pages, rows: "int8", scales: bytesToBase64(scales) };
+    return out;
+  }
   const rows = vectors?.floatRows();
   if (vectors && rows && LITTLE_ENDIAN && rows.ids.every((id) => id >= 0 && id <= 0xffffffff)) {
     const pages: string[] = [];
@@ -55,7 +71,7 @@ export function encodeNodeSection(key: NodeCacheKey, vectors: MatrixIndex | unde
 
 /** A decoded cache's key and vectors, or a reason it cannot serve. */
 export type ReadNodeSection =
-  | { ok: true; key: NodeCacheKey; vectors?: { ids: Uint32Array; data: Float32Array } }
+  | { ok: true; key: NodeCacheKey; vectors?: { ids: Uint32Array; data: Float32Array } | { ids: Uint32Array; int8: Int8Array; scales: Float32Array } }
   | { ok: false; reason: string };
 
 /** Reads the `node` section of a decoded snapshot (sections arrive as `Uint8Array` views, or base64 from plain JSON). */
@@ -75,6 +91,7 @@ export function readNodeSection(saved: unknown, embedder: { id: string; dim: num
   if (!n.vectors || !LITTLE_ENDIAN) return { ok: false, reason: "no vectors in the cache" };
   const ids = typeof n.vectors.ids === "string" ? base64ToU32(n.vectors.ids) : u32Of(n.vectors.ids);
   if (!ids) return { ok: false, reason: "malformed vector ids" };
+  if (n.vectors.rows === "int8") return readInt8Rows(n.vectors, key, ids, embedder.dim);
   const data = new Float32Array(ids.length * embedder.dim);
   let at = 0;
   for (const p of n.vectors.pages ?? []) {
@@ -86,6 +103,23 @@ export function readNodeSection(saved: unknown, embedder: { id: string; dim: num
   }
   if (at !== data.length) return { ok: false, reason: "vector pages do not match the ids" };
   return { ok: true, key, vectors: { ids, data } };
+}
+
+/** The int8 pages and scales of a node that keeps int8 rows. */
+function readInt8Rows(v: NonNullable<SavedNodeSection["vectors"]>, key: NodeCacheKey, ids: Uint32Array, dim: number): ReadNodeSection {
+  const raw = typeof v.scales === "string" ? base64ToBytes(v.scales) : v.scales instanceof Uint8Array ? v.scales : null;
+  if (!raw || raw.length !== ids.length * 4) return { ok: false, reason: "malformed vector scales" };
+  const scales = new Float32Array(raw.slice().buffer);
+  const int8 = new Int8Array(ids.length * dim);
+  let at = 0;
+  for (const p of v.pages ?? []) {
+    const bytes = typeof p === "string" ? base64ToBytes(p) : p instanceof Uint8Array ? p : null;
+    if (!bytes || at + bytes.length > int8.length) return { ok: false, reason: "malformed vector page" };
+    int8.set(new Int8Array(bytes.buffer, bytes.byteOffset, bytes.length), at);
+    at += bytes.length;
+  }
+  if (at !== int8.length) return { ok: false, reason: "vector pages do not match the ids" };
+  return { ok: true, key, vectors: { ids, int8, scales } };
 }
 
 function u32Of(bytes: unknown): Uint32Array | null {

@@ -58,8 +58,10 @@ export async function createRecallEngine(o: {
   /** Optional local injection classifier: the query is refused when rules plus classifier reach a refusing verdict. */
   classifier?: InjectionClassifier;
   vectorIndex?: "auto" | "scan" | "diskann"; vectorScanMax?: number; remote?: boolean;
+  /** A server node's matrix rows (`CAIRN_NODE_VECTOR_ROWS`): float32 (exact scores) or int8 (a quarter of the memory). */
+  nodeVectorRows?: "float32" | "int8";
 }): Promise<RecallEngine> {
-  const { index, lexical, cache } = await loadRecallIndex(o.db, o.embedder, o.snapshots);
+  const { index, lexical, cache } = await loadRecallIndex(o.db, o.embedder, o.snapshots, { nodeVectorRows: o.nodeVectorRows });
   // The vector leg: an exact scan of the in-memory matrix, or libSQL's DiskANN index above the documented size
   // (README "Recall": its recall@10 against the exact scan is measured there). A remote server no longer implies
   // DiskANN (issue 20): every node holds the matrix anyway, and maintaining the index was ~90% of sqld's CPU in a

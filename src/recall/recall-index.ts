@@ -31,9 +31,10 @@ export class RecallIndex implements IndexHooks {
   /**
    * `expected`: rows to reserve up front (boot knows the chunk count; growing by doubling costs a transient copy).
    * `exact`: where the stored vectors can be read back exactly; the matrix then holds int8 rows (issue 25).
+   * `int8` without `exact`: int8 rows with dequantised scores (issue 20, `CAIRN_NODE_VECTOR_ROWS=int8` on a server node).
    */
-  constructor(dim: number | undefined, lexical: LexicalIndex = createOramaLexicalIndex(), expected = 1024, exact?: ExactVectors) {
-    this.vectors = dim ? new MatrixIndex(dim, Math.max(1024, expected), exact) : undefined;
+  constructor(dim: number | undefined, lexical: LexicalIndex = createOramaLexicalIndex(), expected = 1024, exact?: ExactVectors, int8 = false) {
+    this.vectors = dim ? new MatrixIndex(dim, Math.max(1024, expected), exact, int8 || exact !== undefined) : undefined;
     this.labels = new LabelTable(Math.max(1024, expected));
     this.lexical = lexical;
   }
@@ -50,8 +51,10 @@ export class RecallIndex implements IndexHooks {
   addVector(id: number, domain: string, vector: Float32Array): void {
     if (!this.vectors || this.vectors.has(id)) return;
     this.vectors.add(id, vector);
+    // Dequantised rows are what `removed` subtracts later, so the sums add the same values (no drift on churn).
+    const row = this.vectors.approximate ? this.vectors.get(id)! : vector;
     const s = this.sums.get(domain) ?? { sum: new Float64Array(vector.length), n: 0 };
-    for (let i = 0; i < vector.length; i++) s.sum[i] += vector[i];
+    for (let i = 0; i < row.length; i++) s.sum[i] += row[i];
     s.n++;
     this.sums.set(domain, s);
     this.centroidCache = undefined;
@@ -74,13 +77,33 @@ export class RecallIndex implements IndexHooks {
       if (d === undefined || vectors.has(id)) continue;
       const at = i * dim;
       vectors.add(id, data.subarray(at, at + dim));
+      const row = vectors.approximate ? vectors.get(id)! : data.subarray(at, at + dim);
       if (s === undefined || d !== domain) {
         domain = d;
         s = this.sums.get(d);
         if (s === undefined) this.sums.set(d, (s = { sum: new Float64Array(dim), n: 0 }));
       }
       const sum = s.sum;
-      for (let k = 0; k < dim; k++) sum[k] += data[at + k];
+      for (let k = 0; k < dim; k++) sum[k] += row[k];
+      s.n++;
+    }
+    this.centroidCache = undefined;
+  }
+
+  /** Adds a page of int8 rows from a node's boot cache (an int8 index only; rows of unlabelled chunks are skipped). */
+  addQuantisedPage(ids: readonly number[], data: Int8Array, scales: Float32Array): void {
+    const vectors = this.vectors;
+    if (!vectors) return;
+    const dim = vectors.dim;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      const d = this.labels.domainOf(id);
+      if (d === undefined || vectors.has(id)) continue;
+      vectors.addQuantised(id, data.subarray(i * dim, (i + 1) * dim), scales[i]);
+      const row = vectors.get(id)!;
+      let s = this.sums.get(d);
+      if (s === undefined) this.sums.set(d, (s = { sum: new Float64Array(dim), n: 0 }));
+      for (let k = 0; k < dim; k++) s.sum[k] += row[k];
       s.n++;
     }
     this.centroidCache = undefined;

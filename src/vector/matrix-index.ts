@@ -13,6 +13,12 @@
  * the exact float32 one: `scoreIds` scores the stored vectors, and `search`
  * ranks by the int8 rows, then rescores a head from the stored vectors and
  * widens it until the error bound proves no row outside could enter the top k.
+ *
+ * Issue 20 (a server node's RSS at a million chunks): `MatrixIndex.int8` keeps int8 rows with no exact source —
+ * the stored vectors are on the libSQL server, a round trip away, and `ExactVectors` is synchronous. Scores are
+ * then the dequantised dot products (each off by at most ‖q‖₁ · scale / 2 from the float32 one): every node
+ * quantises the same vectors the same way, so two nodes still answer alike, but not bit-identically to a float32
+ * node. Opt-in (`CAIRN_NODE_VECTOR_ROWS=int8`), for the memory.
  */
 
 import { MemoryError } from "../core/errors.ts";
@@ -36,18 +42,31 @@ export class MatrixIndex {
   #ids: number[] = [];
   readonly #slots = new Map<number, number>();
   readonly #exact: ExactVectors | undefined;
+  /** int8 rows (with or without an exact source). */
+  readonly #q8: boolean;
 
   /**
    * An empty index for `dim`-dimensional vectors, with room for `capacity` rows before growing. With `exact`,
    * rows are kept as int8 and every returned score is computed from `exact` (see the file comment).
    */
-  constructor(dim: number, capacity = 1024, exact?: ExactVectors) {
+  constructor(dim: number, capacity = 1024, exact?: ExactVectors, int8 = exact !== undefined) {
     if (!Number.isInteger(dim) || dim <= 0) throw new MemoryError("internal_error", `Vector dimension ${dim} is invalid`);
     this.dim = dim;
     this.#exact = exact;
+    this.#q8 = int8 || exact !== undefined;
     const rows = Math.max(1, capacity);
-    this.#data = exact ? new Int8Array(dim * rows) : new Float32Array(dim * rows);
-    this.#scale = new Float32Array(exact ? rows : 0);
+    this.#data = this.#q8 ? new Int8Array(dim * rows) : new Float32Array(dim * rows);
+    this.#scale = new Float32Array(this.#q8 ? rows : 0);
+  }
+
+  /** An index of int8 rows without an exact source: a quarter of the memory, dequantised scores (file comment). */
+  static int8(dim: number, capacity = 1024): MatrixIndex {
+    return new MatrixIndex(dim, capacity, undefined, true);
+  }
+
+  /** True when scores are dequantised int8 dot products rather than exact float32 ones. */
+  get approximate(): boolean {
+    return this.#q8 && this.#exact === undefined;
   }
 
   /** Bytes per stored vector component: 1 (int8 rows over an exact source) or 4. */
@@ -76,13 +95,33 @@ export class MatrixIndex {
       this.#ids.push(id);
       this.#slots.set(id, slot);
     }
-    if (this.#exact) this.#quantise(slot, vec);
+    if (this.#q8) this.#quantise(slot, vec);
     else this.#data.set(vec, slot * this.dim);
+  }
+
+  /** Stores (or replaces) `id` from an int8 row and its scale as `int8Rows` gave them (a boot cache; int8 indexes only). */
+  addQuantised(id: number, row: Int8Array, scale: number): void {
+    if (!this.#q8 || row.length !== this.dim) throw new MemoryError("internal_error", "addQuantised needs an int8 index and a full row");
+    let slot = this.#slots.get(id);
+    if (slot === undefined) {
+      slot = this.#ids.length;
+      if ((slot + 1) * this.dim > this.#data.length) this.#grow();
+      this.#ids.push(id);
+      this.#slots.set(id, slot);
+    }
+    (this.#data as Int8Array).set(row, slot * this.dim);
+    this.#scale[slot] = scale;
+  }
+
+  /** The int8 rows and their scales in slot order, as views (approximate indexes only: a server node's boot cache). */
+  int8Rows(): { ids: readonly number[]; data: Int8Array; scales: Float32Array } | undefined {
+    if (!this.approximate) return undefined;
+    return { ids: this.#ids, data: (this.#data as Int8Array).subarray(0, this.#ids.length * this.dim), scales: this.#scale.subarray(0, this.#ids.length) };
   }
 
   /** The stored rows in slot order (`ids[i]` owns row i), as views; undefined for int8 rows (issue 20: a node's boot cache). */
   floatRows(): { ids: readonly number[]; data: Float32Array } | undefined {
-    if (this.#exact) return undefined;
+    if (this.#q8) return undefined;
     return { ids: this.#ids, data: (this.#data as Float32Array).subarray(0, this.#ids.length * this.dim) };
   }
 
@@ -94,7 +133,7 @@ export class MatrixIndex {
     if (slot !== last) {
       // Swap-remove: the last row fills the hole so the matrix stays dense.
       this.#data.copyWithin(slot * this.dim, last * this.dim, (last + 1) * this.dim);
-      if (this.#exact) this.#scale[slot] = this.#scale[last];
+      if (this.#q8) this.#scale[slot] = this.#scale[last];
       const moved = this.#ids[last];
       this.#ids[slot] = moved;
       this.#slots.set(moved, slot);
@@ -108,8 +147,8 @@ export class MatrixIndex {
   get(id: number): Float32Array | undefined {
     const slot = this.#slots.get(id);
     if (slot === undefined) return undefined;
-    if (!this.#exact) return (this.#data as Float32Array).slice(slot * this.dim, (slot + 1) * this.dim);
-    const exact = this.#exact.read([id]).get(id);
+    if (!this.#q8) return (this.#data as Float32Array).slice(slot * this.dim, (slot + 1) * this.dim);
+    const exact = this.#exact?.read([id]).get(id);
     if (exact && exact.length === this.dim) return exact;
     const out = new Float32Array(this.dim);
     for (let d = 0, base = slot * this.dim; d < this.dim; d++) out[d] = this.#scale[slot] * this.#data[base + d];
@@ -125,10 +164,11 @@ export class MatrixIndex {
     const q = Float32Array.from(query);
     if (k <= 0) return [];
     if (this.#exact) return this.#searchQuantised(q, k, filter);
+    const scales = this.#q8 ? this.#scale : undefined;
     const top = new TopK(k);
     for (let slot = 0, base = 0; slot < ids.length; slot++, base += dim) {
       const id = ids[slot];
-      const dot = dotAt(q, data, base, dim);
+      const dot = scales ? scales[slot] * dotAt(q, data, base, dim) : dotAt(q, data, base, dim);
       const score = Number.isNaN(dot) ? -Infinity : dot;
       // The filter (scope, labels, quarantine) runs only for rows that would enter the top k.
       if (!top.accepts(id, score) || (filter !== undefined && !filter(id))) continue;
@@ -163,6 +203,7 @@ export class MatrixIndex {
       if (slot === undefined) continue;
       let s = 0;
       for (let d = 0, base = slot * dim; d < dim; d++) s += query[d] * data[base + d];
+      if (this.#q8) s *= this.#scale[slot];
       out.push({ id, score: Number.isNaN(s) ? -Infinity : s });
     }
     return out.sort((a, b) => b.score - a.score || a.id - b.id);
@@ -176,10 +217,10 @@ export class MatrixIndex {
 
   #grow(): void {
     const length = Math.max(this.#data.length * 2, this.dim);
-    const next = this.#exact ? new Int8Array(length) : new Float32Array(length);
+    const next = this.#q8 ? new Int8Array(length) : new Float32Array(length);
     next.set(this.#data);
     this.#data = next;
-    if (this.#exact) {
+    if (this.#q8) {
       const scale = new Float32Array(length / this.dim);
       scale.set(this.#scale);
       this.#scale = scale;

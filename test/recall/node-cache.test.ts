@@ -27,7 +27,7 @@ describe("a server node's cache section", () => {
     expect(read.vectors!.ids.length).toBe(1999);
     expect([...read.vectors!.ids]).not.toContain(9);
     const at = [...read.vectors!.ids].indexOf(30);
-    expect([...read.vectors!.data.subarray(at * 4, at * 4 + 4)]).toEqual([...m.get(30)!]);
+    expect([...(read.vectors as { data: Float32Array }).data.subarray(at * 4, at * 4 + 4)]).toEqual([...m.get(30)!]);
   });
 
   it("is refused when written with another embedder, without one, or with a malformed key", () => {

@@ -91,4 +91,38 @@ describe.skipIf(!hasSqld)("a server node's boot cache", () => {
       await c.stop();
     }
   }, 300_000);
+
+  it("a node with int8 rows (CAIRN_NODE_VECTOR_ROWS=int8) answers like a float32 node, restarts from its own cache, and a float32 node refuses that cache", async () => {
+    const cache8 = join(dir, "int8.node-cache");
+    const env8 = { ...env("node-8", cache8, sqld.url), CAIRN_NODE_VECTOR_ROWS: "int8" };
+    let n8 = await startServer(env8);
+    const vq = (p: ServerProc, query: string) => p.json("POST", "/recall", { query, source: "vector", limit: 3, abstain: false });
+    try {
+      const health = (await n8.json("GET", "/health/db")).body;
+      expect(health.vector_rows).toBe("int8");
+      expect((await a.json("GET", "/health/db")).body.vector_rows).toBe("float32");
+      const queries = ["grazing seagrass in coastal water", "habitat in the field guide", "a catalogued animal"];
+      const before: unknown[] = [];
+      for (const q of queries) {
+        const [r8, r32] = [(await vq(n8, q)).body.hits, (await vq(a, q)).body.hits];
+        expect(r8.map((h: { id: number }) => h.id)).toEqual(r32.map((h: { id: number }) => h.id));
+        before.push(r8);
+      }
+      await n8.stop();
+      n8 = await startServer(env8);
+      expect((await n8.json("GET", "/health/db")).body.node.boot_cache).toEqual({ used: true, applied: { added: 0, removed: 0 } });
+      for (let i = 0; i < queries.length; i++) expect((await vq(n8, queries[i])).body.hits).toEqual(before[i]);
+      await n8.stop();
+      // The same file given to a float32 node: refused, read from the server, and it answers as before.
+      const f32 = await startServer(env("node-8", cache8, sqld.url));
+      try {
+        expect((await f32.json("GET", "/health/db")).body.node.boot_cache).toEqual({ used: false, refused: "cache holds int8 vector rows, this node keeps float32" });
+        expect((await vq(f32, queries[0])).body.hits.map((h: { id: number }) => h.id)).toEqual((before[0] as { id: number }[]).map((h) => h.id));
+      } finally {
+        await f32.stop();
+      }
+    } finally {
+      await n8.stop();
+    }
+  }, 300_000);
 });
