@@ -40,6 +40,15 @@ export function u32ToBase64(values: Uint32Array): string {
   return bytesToBase64(bytes);
 }
 
+/** 32-bit unsigned integers as little-endian bytes (a view, no copy, on a little-endian host). */
+export function u32ToBytes(values: Uint32Array): Uint8Array {
+  if (LITTLE_ENDIAN) return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+  const bytes = new Uint8Array(values.length * 4);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < values.length; i++) view.setUint32(i * 4, values[i], true);
+  return bytes;
+}
+
 /** Decodes base64 made by `u32ToBase64`; null when it is not valid base64 of whole 32-bit words. */
 export function base64ToU32(text: string): Uint32Array | null {
   const bytes = base64ToBytes(text);

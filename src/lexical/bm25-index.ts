@@ -117,13 +117,22 @@ export class Bm25Index implements LexicalIndex {
 
   /** Plain data for `loadLexicalIndex`. */
   toJSON(): SavedLexicalIndex {
+    return this.saved(false);
+  }
+
+  /** `toJSON` with the binary fields as bytes (the snapshot file container). */
+  toSnapshot(): SavedLexicalIndex {
+    return this.saved(true);
+  }
+
+  private saved(binary: boolean): SavedLexicalIndex {
     return {
       format: "cairn-lexical",
       kind: "bm25",
       version: LEXICAL_FORMAT_VERSION,
       changeCounter: this.changeCounter,
       params: { ...this.params_ },
-      data: encodeStore(this.store, true),
+      data: encodeStore(this.store, true, binary),
     };
   }
 

@@ -86,6 +86,8 @@ export interface LexicalIndex {
   termId(term: string): number | undefined;
   /** Plain data for `loadLexicalIndex`. */
   toJSON(): SavedLexicalIndex;
+  /** The same data with its large binary fields as bytes, for the snapshot file container (`snapshot-file.ts`). */
+  toSnapshot(): SavedLexicalIndex;
 }
 
 /** The current persisted format version. */

@@ -28,6 +28,20 @@ import { InvertedStore } from "./inverted-store.ts";
 import { parseLex } from "./lex-query.ts";
 import { isCairnTokenizer } from "./orama-tokenizer.ts";
 import { decodeStore, encodeStore } from "./store-snapshot.ts";
+
+/**
+ * Orama's `save` calls the component's `save` with no options: `savingBinary` runs one save with the store's binary
+ * fields as bytes (the snapshot file container, issue 20). Saves are synchronous, so the flag cannot leak.
+ */
+let binarySave = false;
+export function savingBinary<T>(save: () => T): T {
+  binarySave = true;
+  try {
+    return save();
+  } finally {
+    binarySave = false;
+  }
+}
 import { CONTENT, TITLE } from "./term-postings.ts";
 
 /** Index state held in `orama.data.index`. */
@@ -119,6 +133,6 @@ export function createBm25IndexComponent(params: Bm25Params): IIndex<CairnOramaI
       if (core === null) throw new MemoryError("internal_error", "Saved lexical Orama index is malformed");
       return make(core, shared);
     },
-    save: <R>(index: CairnOramaIndex) => ({ store: encodeStore(index.core) }) as R,
+    save: <R>(index: CairnOramaIndex) => ({ store: encodeStore(index.core, false, binarySave) }) as R,
   };
 }

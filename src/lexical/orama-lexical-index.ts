@@ -17,7 +17,7 @@ import { LEXICAL_FORMAT_VERSION } from "./lexical-index.ts";
 import type { DocTerms, LexicalDoc, LexicalHit, LexicalIndex, LexicalSearchOptions, SavedLexicalIndex } from "./lexical-index.ts";
 import { docTermsOf } from "./inverted-store.ts";
 import { createIdOnlyDocumentsStore } from "./orama-documents-store.ts";
-import { createBm25IndexComponent, neutralizeLex, SearchPlan } from "./orama-index-component.ts";
+import { createBm25IndexComponent, neutralizeLex, savingBinary, SearchPlan } from "./orama-index-component.ts";
 import type { CairnOramaIndex } from "./orama-index-component.ts";
 import { createCairnTokenizer } from "./orama-tokenizer.ts";
 
@@ -122,14 +122,16 @@ export class OramaLexicalIndex implements LexicalIndex {
 
   /** Plain data for `loadLexicalIndex` (Orama's own `save`). */
   toJSON(): SavedLexicalIndex {
-    return {
-      format: "cairn-lexical",
-      kind: "orama",
-      version: LEXICAL_FORMAT_VERSION,
-      changeCounter: this.changeCounter,
-      params: { ...this.params_ },
-      data: save(this.db),
-    };
+    return { ...this.toJSONHead(), data: save(this.db) };
+  }
+
+  /** `toJSON` with the store's binary fields as bytes (the snapshot file container, issue 20). */
+  toSnapshot(): SavedLexicalIndex {
+    return { ...this.toJSONHead(), data: savingBinary(() => save(this.db)) };
+  }
+
+  private toJSONHead(): Omit<SavedLexicalIndex, "data"> {
+    return { format: "cairn-lexical", kind: "orama", version: LEXICAL_FORMAT_VERSION, changeCounter: this.changeCounter, params: { ...this.params_ } };
   }
 
   /** Rebuilds an index from a saved orama index with Orama's `load`; null when malformed. */

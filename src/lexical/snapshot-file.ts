@@ -8,6 +8,9 @@
  *
  * Layout: "CAIRNSN1" · u32 header bytes · u32 sections · u32 length per section · header (UTF-8 JSON,
  * each moved string replaced by {"$b64": index}) · sections, each starting on an 8-byte boundary.
+ *
+ * Issue 20: a `Uint8Array` value (whatever its length) goes to a section as it is — `LexicalIndex.toSnapshot()` and a
+ * node's cache section hand over bytes, so a save no longer encodes base64 only to decode it again here.
  */
 import { base64ToBytes } from "./base64.ts";
 
@@ -22,6 +25,10 @@ const pad8 = (n: number) => (n + 7) & ~7;
 export function encodeSnapshotFile(data: unknown): Uint8Array {
   const sections: Uint8Array[] = [];
   const header = new TextEncoder().encode(JSON.stringify(data, (_key, value) => {
+    if (value instanceof Uint8Array) {
+      sections.push(value);
+      return { $b64: sections.length - 1 };
+    }
     if (typeof value === "string" && value.length >= MIN_MOVED && value.length % 4 === 0 && BASE64.test(value)) {
       const bytes = base64ToBytes(value);
       if (bytes !== null) {

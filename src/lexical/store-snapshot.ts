@@ -9,7 +9,7 @@
  * answers null on anything malformed, so a caller simply rebuilds.
  */
 
-import { base64ToBytes, base64ToU32, bytesToBase64, u32ToBase64 } from "./base64.ts";
+import { base64ToBytes, base64ToU32, bytesToBase64, u32ToBase64, u32ToBytes } from "./base64.ts";
 import { assembleStore, buildStore, fillPostings, type BuiltPostings, type ForwardData } from "./bulk-build.ts";
 import type { InvertedStore } from "./inverted-store.ts";
 import { FIELDS } from "./term-postings.ts";
@@ -18,24 +18,29 @@ import { encodeVarints } from "./varint.ts";
 /** Words of per-document metadata: field mask, then (sequence length, total length) per field. */
 const META = 1 + 2 * FIELDS;
 
-/** The JSON-safe persisted form of a store. */
+/**
+ * The persisted form of a store: JSON-safe (binary fields as base64) or, for the snapshot file container, with the
+ * binary fields as bytes (`binary`), which the container writes as raw sections (issue 20: at a million chunks the
+ * forward lists are ~280 MB, their base64 ~390M characters — near V8's longest string — and the base64 round trip
+ * was ~60 s of a node's clean stop).
+ */
 export interface EncodedStore {
   /** Vocabulary in use, most frequent first; forward lists refer to terms by position here. */
   terms: string[];
-  /** Slot of each document (base64 u32 little-endian). */
-  docNos: string;
+  /** Slot of each document (u32 little-endian). */
+  docNos: string | Uint8Array;
   /** External id of each document. */
   ids: number[];
-  /** Per document: mask, then sequence length and total length per field (base64 u32). */
-  meta: string;
-  /** All forward lists, document then field order, as base64 LEB128 varints. */
-  tokens: string;
-  /** Document frequency of each term (base64 u32); optional on load (older snapshots), then counted. */
-  df?: string;
+  /** Per document: mask, then sequence length and total length per field (u32). */
+  meta: string | Uint8Array;
+  /** All forward lists, document then field order, as LEB128 varints. */
+  tokens: string | Uint8Array;
+  /** Document frequency of each term (u32); optional on load (older snapshots), then counted. */
+  df?: string | Uint8Array;
 }
 
-/** Writes the live documents of a store in slot order; `renumber` assigns slots 0..n-1. */
-export function encodeStore(store: InvertedStore, renumber = false): EncodedStore {
+/** Writes the live documents of a store in slot order; `renumber` assigns slots 0..n-1; `binary`: bytes, not base64. */
+export function encodeStore(store: InvertedStore, renumber = false, binary = false): EncodedStore {
   const cf = new Uint32Array(store.terms.length);
   let total = 0;
   for (let d = 0; d < store.slotCount; d++) {
@@ -70,13 +75,15 @@ export function encodeStore(store: InvertedStore, renumber = false): EncodedStor
       if (fwd !== undefined) for (const id of fwd) tokens[at++] = local[id];
     }
   }
+  const u32 = (v: Uint32Array) => (binary ? u32ToBytes(v) : u32ToBase64(v));
+  const varints = encodeVarints(tokens);
   return {
     terms: used.map((id) => store.terms[id]),
-    docNos: u32ToBase64(Uint32Array.from(docNos)),
+    docNos: u32(Uint32Array.from(docNos)),
     ids,
-    meta: u32ToBase64(Uint32Array.from(meta)),
-    tokens: bytesToBase64(encodeVarints(tokens)),
-    df: u32ToBase64(Uint32Array.from(used, (id) => store.df(id))),
+    meta: u32(Uint32Array.from(meta)),
+    tokens: binary ? varints : bytesToBase64(varints),
+    df: u32(Uint32Array.from(used, (id) => store.df(id))),
   };
 }
 
@@ -144,9 +151,7 @@ function forwardDataOf(data: unknown, slotLimit: number): ForwardData | null {
 }
 
 /** An encoded store as loaded: the binary fields may arrive as bytes from the snapshot file container. */
-type LoadedStore = Omit<EncodedStore, "docNos" | "meta" | "tokens" | "df"> & {
-  docNos: string | Uint8Array; meta: string | Uint8Array; tokens: string | Uint8Array; df?: string | Uint8Array;
-};
+type LoadedStore = EncodedStore;
 
 function isEncoded(data: unknown): data is LoadedStore {
   if (typeof data !== "object" || data === null) return false;

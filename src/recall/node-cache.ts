@@ -8,12 +8,12 @@
  * loader (load-index.ts) applies the changes after the cursor; a cache that does not match is refused and the
  * node reads everything, as a node without a cache does.
  */
-import { base64ToBytes, bytesToBase64, base64ToU32, u32ToBase64 } from "../lexical/base64.ts";
+import { base64ToBytes, base64ToU32, u32ToBytes } from "../lexical/base64.ts";
 import type { MatrixIndex } from "../vector/matrix-index.ts";
 
 /** Format version of the `node` section. */
 export const NODE_CACHE_VERSION = 1;
-/** Rows per vector page: each page is one base64 string while saving (a string has a maximum length). */
+/** Rows per vector section: moderate sections (a page of 50k float32 rows is 20 MB) keep each copy at save and load small. */
 const VECTOR_PAGE_ROWS = 50_000;
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
@@ -46,25 +46,25 @@ export function encodeNodeSection(key: NodeCacheKey, vectors: MatrixIndex | unde
   const out: SavedNodeSection = { format: "cairn-node-cache", version: NODE_CACHE_VERSION, ...key };
   const q8 = vectors?.int8Rows();
   if (vectors && q8 && LITTLE_ENDIAN && q8.ids.every((id) => id >= 0 && id <= 0xffffffff)) {
-    const pages: string[] = [];
+    const pages: Uint8Array[] = [];
     const step = VECTOR_PAGE_ROWS * vectors.dim;
     for (let at = 0; at < q8.data.length; at += step) {
       const part = q8.data.subarray(at, Math.min(at + step, q8.data.length));
-      pages.push(bytesToBase64(new Uint8Array(part.buffer, part.byteOffset, part.byteLength)));
+      pages.push(new Uint8Array(part.buffer, part.byteOffset, part.byteLength));
     }
     const scales = new Uint8Array(q8.scales.buffer, q8.scales.byteOffset, q8.scales.byteLength);
-    out.vectors = { ids: u32ToBase64(Uint32Array.from(q8.ids)), pages, rows: "int8", scales: bytesToBase64(scales) };
+    out.vectors = { ids: u32ToBytes(Uint32Array.from(q8.ids)), pages, rows: "int8", scales };
     return out;
   }
   const rows = vectors?.floatRows();
   if (vectors && rows && LITTLE_ENDIAN && rows.ids.every((id) => id >= 0 && id <= 0xffffffff)) {
-    const pages: string[] = [];
+    const pages: Uint8Array[] = [];
     const step = VECTOR_PAGE_ROWS * vectors.dim;
     for (let at = 0; at < rows.ids.length * vectors.dim; at += step) {
       const part = rows.data.subarray(at, Math.min(at + step, rows.ids.length * vectors.dim));
-      pages.push(bytesToBase64(new Uint8Array(part.buffer, part.byteOffset, part.byteLength)));
+      pages.push(new Uint8Array(part.buffer, part.byteOffset, part.byteLength));
     }
-    out.vectors = { ids: u32ToBase64(Uint32Array.from(rows.ids)), pages };
+    out.vectors = { ids: u32ToBytes(Uint32Array.from(rows.ids)), pages };
   }
   return out;
 }

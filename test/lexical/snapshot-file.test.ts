@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createBm25Index } from "../../src/lexical/bm25-index.ts";
 import { createOramaLexicalIndex } from "../../src/lexical/orama-lexical-index.ts";
 import { loadLexicalIndex } from "../../src/lexical/load-lexical-index.ts";
 import { decodeSnapshotFile, encodeSnapshotFile } from "../../src/lexical/snapshot-file.ts";
@@ -30,6 +31,32 @@ describe("lexical snapshot file container", () => {
     expect(loaded!.size).toBe(1500);
     expect(loaded!.changeCounter).toBe(42);
     for (const q of ["granite shale", "obsidian 7", "marble mica pumice"]) expect(loaded!.search(q, 10)).toEqual(index.search(q, 10));
+  });
+
+  it("writes toSnapshot()'s bytes as sections without base64 (issue 20): the same file and the same loaded index as toJSON()", () => {
+    for (const index of [sampleIndex(), (() => {
+      const b = createBm25Index();
+      for (let id = 1; id <= 800; id++) b.add({ id, title: `Stone ${id}`, content: `basalt ${id % 9} quartz shale ${id % 31} marble` });
+      return b;
+    })()]) {
+      const snap = index.toSnapshot();
+      const data = snap.data as Record<string, unknown>;
+      const store = (data.store ?? (data.index as { store?: unknown } | undefined)?.store ?? data) as Record<string, unknown>;
+      // The binary fields are bytes, not base64 text.
+      expect(Object.values(store).filter((v) => v instanceof Uint8Array).length).toBeGreaterThanOrEqual(3);
+      expect(typeof store.tokens).not.toBe("string");
+      const viaBytes = encodeSnapshotFile(snap);
+      const viaText = encodeSnapshotFile(index.toJSON());
+      // Same sections, same header, whether the fields came as base64 or as bytes (small ones too: bytes always move).
+      expect(Buffer.from(viaBytes).equals(Buffer.from(viaText))).toBe(
+        Object.values(store).every((v) => !(v instanceof Uint8Array) || v.length * 4 / 3 >= 4096));
+      const loaded = loadLexicalIndex(decodeSnapshotFile(viaBytes))!;
+      expect(loaded.size).toBe(index.size);
+      for (const q of ["granite shale", "basalt quartz 7", "marble"]) expect(loaded.search(q, 10)).toEqual(index.search(q, 10));
+    }
+    // A short byte field moves to a section as well (JSON would write a typed array as an object of numbers).
+    const back = decodeSnapshotFile(encodeSnapshotFile({ tiny: Uint8Array.of(1, 2, 3) })) as { tiny: Uint8Array };
+    expect(Array.from(back.tiny)).toEqual([1, 2, 3]);
   });
 
   it("still reads a plain-JSON snapshot, and refuses a truncated container", () => {
