@@ -96,3 +96,42 @@ function restoreSections(value: unknown, sections: Uint8Array[]): unknown {
   for (const k of keys) o[k] = restoreSections(o[k], sections);
   return o;
 }
+
+/**
+ * Copies every section view of decoded data into one new buffer, except those under `keepKey` objects (issue 20: a
+ * node cache's vector pages). The lexical index keeps its section views for life, so without this the whole file's
+ * buffer — vectors included, which the matrix copies — stays resident: at a million chunks ~400 MB held twice. After
+ * the repack, the file's buffer is referenced only by the views left out, and is freed once they are dropped.
+ * Returns the new buffer (to transfer), or undefined when there was nothing to leave out.
+ */
+export function repackSections(data: unknown, keepKey: string, file: ArrayBufferLike): ArrayBuffer | undefined {
+  const moved: { owner: Record<string | number, unknown>; key: string | number; bytes: Uint8Array }[] = [];
+  let kept = 0;
+  const visit = (owner: Record<string | number, unknown>, key: string | number, x: unknown, skip: boolean): void => {
+    if (x instanceof Uint8Array) {
+      if (x.buffer !== file) return; // postings filled on the worker have buffers of their own
+      if (skip) kept++;
+      else moved.push({ owner, key, bytes: x });
+    } else if (x !== null && typeof x === "object") walk(x, skip || key === keepKey);
+  };
+  const walk = (v: object, skip: boolean): void => {
+    if (ArrayBuffer.isView(v) || v instanceof Map) return;
+    const o = v as Record<string | number, unknown>;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) if (v[i] !== null && typeof v[i] === "object") visit(o, i, v[i], skip);
+    } else for (const k of Object.keys(o)) visit(o, k, o[k], skip);
+  };
+  if (data !== null && typeof data === "object") walk(data, false);
+  if (kept === 0 || moved.length === 0) return undefined;
+  let size = 0;
+  for (const m of moved) size = pad8(size + m.bytes.length);
+  const buffer = new ArrayBuffer(size);
+  let at = 0;
+  for (const m of moved) {
+    const copy = new Uint8Array(buffer, at, m.bytes.length);
+    copy.set(m.bytes);
+    m.owner[m.key] = copy;
+    at = pad8(at + m.bytes.length);
+  }
+  return buffer;
+}

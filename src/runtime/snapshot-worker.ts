@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
-import { decodeSnapshotFile } from "../lexical/snapshot-file.ts";
+import { decodeSnapshotFile, repackSections } from "../lexical/snapshot-file.ts";
 import { prebuildLexicalIndex } from "../lexical/prebuild.ts";
 
 try {
@@ -14,7 +14,10 @@ try {
   const bytes = read.byteOffset === 0 && read.buffer.byteLength === read.length ? new Uint8Array(read.buffer) : new Uint8Array(read);
   const data = decodeSnapshotFile(bytes);
   const transfer = prebuildLexicalIndex(data);
-  parentPort!.postMessage({ data }, [bytes.buffer as ArrayBuffer, ...transfer]);
+  // A server node's cache (issue 20): the lexical sections move to a buffer of their own, so the file's buffer —
+  // mostly the vector pages the matrix copies — is freed after boot instead of staying resident beside it.
+  const lexical = repackSections(data, "vectors", bytes.buffer);
+  parentPort!.postMessage({ data }, [bytes.buffer as ArrayBuffer, ...(lexical ? [lexical] : []), ...transfer]);
 } catch (e) {
   parentPort!.postMessage({ error: String(e) });
 }

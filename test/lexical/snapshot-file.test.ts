@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createBm25Index } from "../../src/lexical/bm25-index.ts";
 import { createOramaLexicalIndex } from "../../src/lexical/orama-lexical-index.ts";
 import { loadLexicalIndex } from "../../src/lexical/load-lexical-index.ts";
-import { decodeSnapshotFile, encodeSnapshotFile } from "../../src/lexical/snapshot-file.ts";
+import { decodeSnapshotFile, encodeSnapshotFile, repackSections } from "../../src/lexical/snapshot-file.ts";
 
 /** An index big enough that its forward lists and metadata exceed the container's move threshold. */
 function sampleIndex() {
@@ -57,6 +57,31 @@ describe("lexical snapshot file container", () => {
     // A short byte field moves to a section as well (JSON would write a typed array as an object of numbers).
     const back = decodeSnapshotFile(encodeSnapshotFile({ tiny: Uint8Array.of(1, 2, 3) })) as { tiny: Uint8Array };
     expect(Array.from(back.tiny)).toEqual([1, 2, 3]);
+  });
+
+  it("repacks every section but a node cache's vectors into a buffer of its own, so the file's buffer can go (issue 20)", () => {
+    const index = sampleIndex();
+    const pages = [Float32Array.from({ length: 400 }, (_, i) => i / 7), Float32Array.from({ length: 200 }, (_, i) => -i)];
+    const node = { format: "cairn-node-cache", vectors: { ids: Uint8Array.of(1, 0, 0, 0), pages: pages.map((p) => new Uint8Array(p.buffer)) } };
+    const file = encodeSnapshotFile({ ...index.toSnapshot(), node });
+    const data = decodeSnapshotFile(file) as { node: typeof node };
+    const fresh = repackSections(data, "vectors", file.buffer);
+    expect(fresh).toBeInstanceOf(ArrayBuffer);
+    const views: Uint8Array[] = [];
+    const collect = (v: unknown): void => {
+      if (v instanceof Uint8Array) views.push(v);
+      else if (v && typeof v === "object") Object.values(v).forEach(collect);
+    };
+    const { node: saved, ...lexical } = data as Record<string, unknown> & { node: typeof node };
+    collect(lexical);
+    expect(views.length).toBeGreaterThanOrEqual(3);
+    expect(views.every((v) => v.buffer === fresh)).toBe(true);
+    expect([saved.vectors.ids, ...saved.vectors.pages].every((v) => v.buffer === file.buffer)).toBe(true);
+    expect(Array.from(new Float32Array(saved.vectors.pages[0].slice().buffer))).toEqual(Array.from(pages[0]));
+    const loaded = loadLexicalIndex(data)!;
+    for (const q of ["granite shale", "obsidian 7"]) expect(loaded.search(q, 10)).toEqual(index.search(q, 10));
+    // A snapshot without the left-out key keeps its one buffer: nothing to repack.
+    expect(repackSections(decodeSnapshotFile(encodeSnapshotFile(index.toSnapshot())), "vectors", file.buffer)).toBeUndefined();
   });
 
   it("still reads a plain-JSON snapshot, and refuses a truncated container", () => {
