@@ -52,6 +52,7 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
       return (first && await first) ?? decodeSnapshotFile(await readBytes(snap));
     },
     save: (data: unknown) => writeFileAtomic(snap, encodeSnapshotFile(data)),
+    binary: true,
   };
   const embedder = await loadEmbedder(config);
   // Issue 25: the batch screen and embedding on worker threads (started by the first large batch).

@@ -27,7 +27,10 @@ const VECTOR_PAGE = 2000;
 /** Where the lexical snapshot lives (a file beside the database, provided by the runtime). */
 export interface SnapshotStore {
   load(): Promise<unknown | undefined>;
+  /** Data is plain JSON unless `binary`: then its large binary fields are `Uint8Array`s (issue 20). */
   save(data: unknown): Promise<void>;
+  /** True when `save` writes the snapshot file container (`encodeSnapshotFile`), which takes bytes as they are. */
+  readonly binary?: boolean;
 }
 
 /** The change key a lexical snapshot must match. */

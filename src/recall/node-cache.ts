@@ -8,7 +8,7 @@
  * loader (load-index.ts) applies the changes after the cursor; a cache that does not match is refused and the
  * node reads everything, as a node without a cache does.
  */
-import { base64ToBytes, base64ToU32, u32ToBytes } from "../lexical/base64.ts";
+import { base64ToBytes, base64ToU32, bytesToBase64, u32ToBase64, u32ToBytes } from "../lexical/base64.ts";
 import type { MatrixIndex } from "../vector/matrix-index.ts";
 
 /** Format version of the `node` section. */
@@ -42,29 +42,32 @@ interface SavedNodeSection extends NodeCacheKey {
  * Builds the `node` section: the key and the matrix rows — float32 rows, or a node's int8 rows with their scales
  * (an int8 matrix over an exact source, the embedded default's, is not cached: its file is the lexical snapshot).
  */
-export function encodeNodeSection(key: NodeCacheKey, vectors: MatrixIndex | undefined): SavedNodeSection {
+export function encodeNodeSection(key: NodeCacheKey, vectors: MatrixIndex | undefined, binary = false): SavedNodeSection {
   const out: SavedNodeSection = { format: "cairn-node-cache", version: NODE_CACHE_VERSION, ...key };
+  // Bytes for the file container (no base64 round trip), base64 for a store that saves plain JSON.
+  const field = (b: Uint8Array) => (binary ? b : bytesToBase64(b));
+  const ids32 = (v: Uint32Array) => (binary ? u32ToBytes(v) : u32ToBase64(v));
   const q8 = vectors?.int8Rows();
   if (vectors && q8 && LITTLE_ENDIAN && q8.ids.every((id) => id >= 0 && id <= 0xffffffff)) {
-    const pages: Uint8Array[] = [];
+    const pages: (string | Uint8Array)[] = [];
     const step = VECTOR_PAGE_ROWS * vectors.dim;
     for (let at = 0; at < q8.data.length; at += step) {
       const part = q8.data.subarray(at, Math.min(at + step, q8.data.length));
-      pages.push(new Uint8Array(part.buffer, part.byteOffset, part.byteLength));
+      pages.push(field(new Uint8Array(part.buffer, part.byteOffset, part.byteLength)));
     }
     const scales = new Uint8Array(q8.scales.buffer, q8.scales.byteOffset, q8.scales.byteLength);
-    out.vectors = { ids: u32ToBytes(Uint32Array.from(q8.ids)), pages, rows: "int8", scales };
+    out.vectors = { ids: ids32(Uint32Array.from(q8.ids)), pages, rows: "int8", scales: field(scales) };
     return out;
   }
   const rows = vectors?.floatRows();
   if (vectors && rows && LITTLE_ENDIAN && rows.ids.every((id) => id >= 0 && id <= 0xffffffff)) {
-    const pages: Uint8Array[] = [];
+    const pages: (string | Uint8Array)[] = [];
     const step = VECTOR_PAGE_ROWS * vectors.dim;
     for (let at = 0; at < rows.ids.length * vectors.dim; at += step) {
       const part = rows.data.subarray(at, Math.min(at + step, rows.ids.length * vectors.dim));
-      pages.push(new Uint8Array(part.buffer, part.byteOffset, part.byteLength));
+      pages.push(field(new Uint8Array(part.buffer, part.byteOffset, part.byteLength)));
     }
-    out.vectors = { ids: u32ToBytes(Uint32Array.from(rows.ids)), pages };
+    out.vectors = { ids: ids32(Uint32Array.from(rows.ids)), pages };
   }
   return out;
 }

@@ -108,13 +108,16 @@ export async function createRecallEngine(o: {
     async persist(cursor) {
       if (!o.snapshots) return;
       index.lexical.changeCounter = await changeKey(o.db);
-      if (o.db.local || o.db.router !== undefined) return await o.snapshots.save(index.lexical.toSnapshot());
+      // A store that writes the file container takes bytes; any other gets plain JSON (base64 fields).
+      const binary = o.snapshots.binary === true;
+      const lexical = () => (binary ? index.lexical.toSnapshot() : index.lexical.toJSON());
+      if (o.db.local || o.db.router !== undefined) return await o.snapshots.save(lexical());
       // A server node (issue 20): the indexes as of `cursor`, keyed by the store's identity and that change's row.
       if (cursor === undefined) return;
       const at = cursor > 0 ? await changeAt(o.db.client, cursor) : { chunkId: 0, atMs: 0 };
       if (at === undefined) return;
       const key = { storeId: await storeIdentity(o.db.client), cursor, cursorChunk: at.chunkId, cursorAtMs: at.atMs, embedder: o.embedder ? { id: o.embedder.id, dim: o.embedder.dim } : null };
-      await o.snapshots.save({ ...index.lexical.toSnapshot(), node: encodeNodeSection(key, index.vectors) });
+      await o.snapshots.save({ ...lexical(), node: encodeNodeSection(key, index.vectors, binary) });
     },
   };
 }

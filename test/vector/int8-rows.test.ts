@@ -77,7 +77,7 @@ describe("int8 rows without an exact source", () => {
     vectors.forEach((v, i) => m.add(i + 1, v));
     m.remove(5);
     const key = { storeId: "s", cursor: 3, cursorChunk: 3, cursorAtMs: 1, embedder: { id: "e", dim: DIM } };
-    const read = readNodeSection(decodeSnapshotFile(encodeSnapshotFile({ format: "cairn-lexical", node: encodeNodeSection(key, m) })), key.embedder);
+    const read = readNodeSection(decodeSnapshotFile(encodeSnapshotFile({ format: "cairn-lexical", node: encodeNodeSection(key, m, true) })), key.embedder);
     expect(read.ok).toBe(true);
     if (!read.ok || !read.vectors || !("int8" in read.vectors)) throw new Error("int8 rows expected");
     const index = new RecallIndex(DIM, undefined, 16, undefined, true);
