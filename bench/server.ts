@@ -22,7 +22,9 @@
  *   it happens: a long run that dies still leaves its figures).
  *
  * Options: --scale N (default 10000), --queries N (default 500), --probes N (staleness writes per phase, default
- * 200), --poll MS (nodes' CAIRN_CHANGE_POLL_MS, default 250), --cpu-prof DIR (a V8 CPU profile per node), --json.
+ * 200), --poll MS (nodes' CAIRN_CHANGE_POLL_MS, default 250), --cpu-prof DIR (a V8 CPU profile per node), --json,
+ * --keep (leave the sqld data and node caches in place for `bench/node-boot.ts`; the directory is printed).
+ * `CAIRN_NODE_VECTOR_ROWS` and other CAIRN_ settings in the environment reach both nodes.
  */
 import { execSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -308,6 +310,7 @@ export async function benchServer(): Promise<void> {
   } finally {
     for (const n of nodes) await stopChild(n.child);
     await stopChild(sqld);
-    rmSync(dir, { recursive: true, force: true });
+    if (args.includes("--keep")) console.log(`\nkept: ${dir} (sqld data in ${join(dir, "sqld")}, node caches beside it)`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
