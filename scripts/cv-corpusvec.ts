@@ -30,24 +30,18 @@ const K = 150, EXTRA = 10, POWER = 3, SEED = 24;
 
 /** A sparse matrix in compressed rows. */
 interface Csr { rows: number; cols: number; ptr: Int32Array; idx: Int32Array; val: Float64Array }
-/** Y (rows × l) = A · X, X (cols × l) row-major. */
-function mul(a: Csr, x: Float64Array, l: number): Float64Array {
-  const y = new Float64Array(a.rows * l);
+/** A · X (rows × l) from X (cols × l), or with `t` Aᵀ · X (cols × l) from X (rows × l); row-major. */
+function product(a: Csr, x: Float64Array, l: number, t = false): Float64Array {
+  const out = new Float64Array((t ? a.cols : a.rows) * l);
   for (let i = 0; i < a.rows; i++) for (let p = a.ptr[i]; p < a.ptr[i + 1]; p++) {
     const v = a.val[p], j = a.idx[p] * l, o = i * l;
-    for (let c = 0; c < l; c++) y[o + c] += v * x[j + c];
+    const [to, from] = t ? [j, o] : [o, j];
+    for (let c = 0; c < l; c++) out[to + c] += v * x[from + c];
   }
-  return y;
+  return out;
 }
-/** Z (cols × l) = Aᵀ · Y, Y (rows × l) row-major. */
-function mulT(a: Csr, y: Float64Array, l: number): Float64Array {
-  const z = new Float64Array(a.cols * l);
-  for (let i = 0; i < a.rows; i++) for (let p = a.ptr[i]; p < a.ptr[i + 1]; p++) {
-    const v = a.val[p], j = a.idx[p] * l, o = i * l;
-    for (let c = 0; c < l; c++) z[j + c] += v * y[o + c];
-  }
-  return z;
-}
+const mul = (a: Csr, x: Float64Array, l: number) => product(a, x, l);
+const mulT = (a: Csr, y: Float64Array, l: number) => product(a, y, l, true);
 /** YᵀY (l × l) of a row-major n × l matrix. */
 function gram(y: Float64Array, l: number): Float64Array {
   const g = new Float64Array(l * l), n = y.length / l;

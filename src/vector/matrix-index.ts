@@ -88,13 +88,7 @@ export class MatrixIndex {
   add(id: number, vec: ArrayLike<number>): void {
     if (!Number.isSafeInteger(id)) throw new MemoryError("internal_error", `Vector id ${id} is not an integer`);
     this.#checkDim(vec);
-    let slot = this.#slots.get(id);
-    if (slot === undefined) {
-      slot = this.#ids.length;
-      if ((slot + 1) * this.dim > this.#data.length) this.#grow();
-      this.#ids.push(id);
-      this.#slots.set(id, slot);
-    }
+    const slot = this.#slotFor(id);
     if (this.#q8) this.#quantise(slot, vec);
     else this.#data.set(vec, slot * this.dim);
   }
@@ -102,13 +96,7 @@ export class MatrixIndex {
   /** Stores (or replaces) `id` from an int8 row and its scale as `int8Rows` gave them (a boot cache; int8 indexes only). */
   addQuantised(id: number, row: Int8Array, scale: number): void {
     if (!this.#q8 || row.length !== this.dim) throw new MemoryError("internal_error", "addQuantised needs an int8 index and a full row");
-    let slot = this.#slots.get(id);
-    if (slot === undefined) {
-      slot = this.#ids.length;
-      if ((slot + 1) * this.dim > this.#data.length) this.#grow();
-      this.#ids.push(id);
-      this.#slots.set(id, slot);
-    }
+    const slot = this.#slotFor(id);
     (this.#data as Int8Array).set(row, slot * this.dim);
     this.#scale[slot] = scale;
   }
@@ -207,6 +195,18 @@ export class MatrixIndex {
       out.push({ id, score: Number.isNaN(s) ? -Infinity : s });
     }
     return out.sort((a, b) => b.score - a.score || a.id - b.id);
+  }
+
+  /** The slot of `id`, a new one at the end (growing the matrix) when it has none. */
+  #slotFor(id: number): number {
+    let slot = this.#slots.get(id);
+    if (slot === undefined) {
+      slot = this.#ids.length;
+      if ((slot + 1) * this.dim > this.#data.length) this.#grow();
+      this.#ids.push(id);
+      this.#slots.set(id, slot);
+    }
+    return slot;
   }
 
   #checkDim(vec: ArrayLike<number>): void {
