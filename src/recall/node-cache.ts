@@ -47,27 +47,22 @@ export function encodeNodeSection(key: NodeCacheKey, vectors: MatrixIndex | unde
   // Bytes for the file container (no base64 round trip), base64 for a store that saves plain JSON.
   const field = (b: Uint8Array) => (binary ? b : bytesToBase64(b));
   const ids32 = (v: Uint32Array) => (binary ? u32ToBytes(v) : u32ToBase64(v));
+  // Rows in pages of VECTOR_PAGE_ROWS (views, no copy): int8 rows with their scales, or float32 rows.
+  const pagesOf = (rows: Int8Array | Float32Array) => {
+    const bytes = new Uint8Array(rows.buffer, rows.byteOffset, rows.byteLength);
+    const step = VECTOR_PAGE_ROWS * vectors!.dim * rows.BYTES_PER_ELEMENT;
+    const pages: (string | Uint8Array)[] = [];
+    for (let at = 0; at < bytes.length; at += step) pages.push(field(bytes.subarray(at, at + step)));
+    return pages;
+  };
+  const cacheable = (ids: readonly number[]) => LITTLE_ENDIAN && ids.every((id) => id >= 0 && id <= 0xffffffff);
   const q8 = vectors?.int8Rows();
-  if (vectors && q8 && LITTLE_ENDIAN && q8.ids.every((id) => id >= 0 && id <= 0xffffffff)) {
-    const pages: (string | Uint8Array)[] = [];
-    const step = VECTOR_PAGE_ROWS * vectors.dim;
-    for (let at = 0; at < q8.data.length; at += step) {
-      const part = q8.data.subarray(at, Math.min(at + step, q8.data.length));
-      pages.push(field(new Uint8Array(part.buffer, part.byteOffset, part.byteLength)));
-    }
+  const rows = q8 ? undefined : vectors?.floatRows();
+  if (q8 && cacheable(q8.ids)) {
     const scales = new Uint8Array(q8.scales.buffer, q8.scales.byteOffset, q8.scales.byteLength);
-    out.vectors = { ids: ids32(Uint32Array.from(q8.ids)), pages, rows: "int8", scales: field(scales) };
-    return out;
-  }
-  const rows = vectors?.floatRows();
-  if (vectors && rows && LITTLE_ENDIAN && rows.ids.every((id) => id >= 0 && id <= 0xffffffff)) {
-    const pages: (string | Uint8Array)[] = [];
-    const step = VECTOR_PAGE_ROWS * vectors.dim;
-    for (let at = 0; at < rows.ids.length * vectors.dim; at += step) {
-      const part = rows.data.subarray(at, Math.min(at + step, rows.ids.length * vectors.dim));
-      pages.push(field(new Uint8Array(part.buffer, part.byteOffset, part.byteLength)));
-    }
-    out.vectors = { ids: ids32(Uint32Array.from(rows.ids)), pages };
+    out.vectors = { ids: ids32(Uint32Array.from(q8.ids)), pages: pagesOf(q8.data), rows: "int8", scales: field(scales) };
+  } else if (rows && cacheable(rows.ids)) {
+    out.vectors = { ids: ids32(Uint32Array.from(rows.ids)), pages: pagesOf(rows.data) };
   }
   return out;
 }

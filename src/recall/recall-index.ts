@@ -51,12 +51,7 @@ export class RecallIndex implements IndexHooks {
   addVector(id: number, domain: string, vector: Float32Array): void {
     if (!this.vectors || this.vectors.has(id)) return;
     this.vectors.add(id, vector);
-    // Dequantised rows are what `removed` subtracts later, so the sums add the same values (no drift on churn).
-    const row = this.vectors.approximate ? this.vectors.get(id)! : vector;
-    const s = this.sums.get(domain) ?? { sum: new Float64Array(vector.length), n: 0 };
-    for (let i = 0; i < row.length; i++) s.sum[i] += row[i];
-    s.n++;
-    this.sums.set(domain, s);
+    this.#count(this.#domainSum(domain, vector.length), id, vector);
     this.centroidCache = undefined;
   }
 
@@ -76,16 +71,10 @@ export class RecallIndex implements IndexHooks {
       const d = this.labels.domainOf(id);
       if (d === undefined || vectors.has(id)) continue;
       const at = i * dim;
-      vectors.add(id, data.subarray(at, at + dim));
-      const row = vectors.approximate ? vectors.get(id)! : data.subarray(at, at + dim);
-      if (s === undefined || d !== domain) {
-        domain = d;
-        s = this.sums.get(d);
-        if (s === undefined) this.sums.set(d, (s = { sum: new Float64Array(dim), n: 0 }));
-      }
-      const sum = s.sum;
-      for (let k = 0; k < dim; k++) sum[k] += row[k];
-      s.n++;
+      const row = data.subarray(at, at + dim);
+      vectors.add(id, row);
+      if (s === undefined || d !== domain) s = this.#domainSum((domain = d), dim);
+      this.#count(s, id, row);
     }
     this.centroidCache = undefined;
   }
@@ -100,13 +89,26 @@ export class RecallIndex implements IndexHooks {
       const d = this.labels.domainOf(id);
       if (d === undefined || vectors.has(id)) continue;
       vectors.addQuantised(id, data.subarray(i * dim, (i + 1) * dim), scales[i]);
-      const row = vectors.get(id)!;
-      let s = this.sums.get(d);
-      if (s === undefined) this.sums.set(d, (s = { sum: new Float64Array(dim), n: 0 }));
-      for (let k = 0; k < dim; k++) s.sum[k] += row[k];
-      s.n++;
+      this.#count(this.#domainSum(d, dim), id);
     }
     this.centroidCache = undefined;
+  }
+
+  /** A domain's running vector sum (for its centroid), created on first use. */
+  #domainSum(domain: string, dim: number): { sum: Float64Array; n: number } {
+    let s = this.sums.get(domain);
+    if (s === undefined) this.sums.set(domain, (s = { sum: new Float64Array(dim), n: 0 }));
+    return s;
+  }
+
+  /**
+   * Counts `id`'s row into a domain sum as `removed` will subtract it (no drift on churn): an approximate matrix's
+   * stored, dequantised row; else the vector given, which is what the matrix (or its exact source) returns.
+   */
+  #count(s: { sum: Float64Array; n: number }, id: number, given?: ArrayLike<number>): void {
+    if (this.vectors!.approximate || given === undefined) this.vectors!.addRowTo(id, s.sum);
+    else for (let k = 0; k < given.length; k++) s.sum[k] += given[k];
+    s.n++;
   }
 
   /** Forgets a deleted chunk everywhere. */

@@ -143,6 +143,16 @@ export class MatrixIndex {
     return out;
   }
 
+  /** Adds the stored row of `id` (dequantised for int8 rows, as `get` without an exact source) into `sum`, without a copy. */
+  addRowTo(id: number, sum: Float64Array): void {
+    const slot = this.#slots.get(id);
+    if (slot === undefined) return;
+    const base = slot * this.dim;
+    const scale = this.#q8 ? this.#scale[slot] : 1;
+    // Rounded to float32 as `get` returns them, so adding this row and later subtracting `get(id)` cancel exactly.
+    for (let d = 0; d < this.dim; d++) sum[d] += Math.fround(scale * this.#data[base + d]);
+  }
+
   /** The `k` ids whose vectors have the highest dot product with `query`, best first (ties: id ascending); `filter` vetoes ids. */
   search(query: ArrayLike<number>, k: number, filter?: (id: number) => boolean): ScoredId[] {
     this.#checkDim(query);
