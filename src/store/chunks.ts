@@ -175,11 +175,13 @@ export type ChunkLabelRow = Pick<Chunk, "id" | "domain" | "source" | "createdAt"
 export async function listChunkLabelsAfter(ex: Exec, afterId: number, limit: number): Promise<ChunkLabelRow[]> {
   ex = localOf(ex);
   const rs = await ex.execute({
-    sql: `SELECT json_group_array(json_array(id, domain, source, created_at, flagged, expires_at, conv, owner)) AS page
-          FROM (SELECT id, domain, source, created_at, flagged, expires_at,
-                       CASE WHEN meta IS NULL THEN NULL ELSE json(json_extract(meta, '$.conversation')) END AS conv,
-                       CASE WHEN meta IS NULL THEN NULL ELSE json_extract(meta, '$.owner') END AS owner
-                FROM chunks WHERE id > ? ORDER BY id LIMIT ?)`,
+    // The JSON subtype of `json_extract(meta, '$.conversation')` lives only inside one expression: computed in a
+    // subquery it reaches json_array as plain text and came back a string, so boot lost every speaker label
+    // (issue 36). Extracted in the same expression as json_array, it is embedded as an object.
+    sql: `SELECT json_group_array(json_array(id, domain, source, created_at, flagged, expires_at,
+                   CASE WHEN meta IS NULL THEN NULL ELSE json_extract(meta, '$.conversation') END,
+                   CASE WHEN meta IS NULL THEN NULL ELSE json_extract(meta, '$.owner') END)) AS page
+          FROM (SELECT id, domain, source, created_at, flagged, expires_at, meta FROM chunks WHERE id > ? ORDER BY id LIMIT ?)`,
     args: [afterId, limit],
   });
   const page = JSON.parse(String(rs.rows[0]?.page ?? "[]")) as [number, string, string, string, number, string | null, unknown, unknown][];
