@@ -3,9 +3,9 @@
  * chunk's speaker (a conversation turn's `meta.conversation.speaker`) or,
  * for other memory, its owner (`meta.owner`, the UMP scope owner), and the
  * day spans it is about (its session day and the relative dates resolved
- * at ingest). A query that names a labelled person — the first one it
- * names, which speaks the evidence in most LoCoMo questions — gives that
- * person's chunks the reranker's `speaker` feature; a query date that
+ * at ingest). A query that names a labelled person gives that person's
+ * chunks the reranker's `speaker` feature (every person it names: issue 36
+ * finding 4, `named`); a query date that
  * overlaps a chunk's spans gives it the `date` feature.
  */
 import type { Analyzer } from "../lexical/analyzer.ts";
@@ -80,13 +80,20 @@ export class ActorLabels {
     }
   }
 
-  /** The actors the first labelled name in the query sequence refers to (empty: the query names none). */
-  named(querySequence: readonly string[]): ReadonlySet<string> {
+  /**
+   * The actors the query names (empty: none). `first`: those of the first labelled name only. `all` (served): of
+   * every labelled name — a question naming two people ("According to Alice, what does Bob help her with?") does
+   * not say whose turn holds the evidence, so both count and neither is lifted over the other (issue 36).
+   */
+  named(querySequence: readonly string[], which: "first" | "all" = "all"): ReadonlySet<string> {
+    const out = new Set<string>();
     for (const t of querySequence) {
       const m = this.byTerm.get(t);
-      if (m && m.size) return new Set(m.keys());
+      if (!m || !m.size) continue;
+      for (const k of m.keys()) out.add(k);
+      if (which === "first") break;
     }
-    return new Set();
+    return out;
   }
 
   /** The chunk's actor key. */

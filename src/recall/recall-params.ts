@@ -50,6 +50,8 @@ export interface RecallParams {
   /** Characters of a document handed to an optional cross-encoder, and its blend weight with the built-in score. */
   rerankMaxChars: number;
   crossWeight: number;
+  /** Whose turns the `speaker` feature lifts: every labelled person the query names (`all`), or the first one. */
+  speakerNames: "first" | "all";
   /** Confidence below which recall abstains (`decision: low_confidence`). */
   abstainBelow: number;
   /** Served content window and snippet window, in characters. */
@@ -82,6 +84,7 @@ export const DEFAULT_RECALL_PARAMS: Readonly<RecallParams> = Object.freeze({
   rerankMaxTerms: 2000,
   rerankMaxChars: 4000,
   crossWeight: 0.5,
+  speakerNames: "all",
   abstainBelow: 0.16,
   contentWindow: 1200,
   snippetWindow: 240,

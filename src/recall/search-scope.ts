@@ -190,7 +190,7 @@ function actorSignals(d: RecallDeps, query: string, nowMs: number): { named: Rea
   const actors = d.index.actors;
   if (actors.empty) return { named: new Set(), dates: [] };
   const today = Date.UTC(new Date(nowMs).getUTCFullYear(), new Date(nowMs).getUTCMonth(), new Date(nowMs).getUTCDate());
-  return { named: actors.named(d.analyzer.analyze(query).sequence), dates: queryDateSpans(query, today) };
+  return { named: actors.named(d.analyzer.analyze(query).sequence, d.params.speakerNames), dates: queryDateSpans(query, today) };
 }
 
 /** Stores up to this many chunks count as small for the known-terms guard. */
