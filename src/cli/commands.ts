@@ -186,6 +186,7 @@ export function registerCommands(cli: CAC, io: CliIo, state: CliState): void {
     .option("--restart", "Also run the queries after closing and reopening each store on the same database")
     .option("--door <door>", "BEIR directories: batch (POST /ingest/batch, default) or memory (POST /ingest/memory)")
     .option("--split <name>", "BEIR qrels split (default: test when present, else train)")
+    .option("--params <json>", "Tuning: recall parameter overrides as JSON, e.g. '{\"speakerNames\":\"first\"}'")
     .option("--turn-only", "LoCoMo: index each turn without its previous turn as context")
     .option("--json", "Print JSON")
     .action(async (path: string, o: EvalOptions) => {

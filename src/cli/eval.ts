@@ -16,6 +16,7 @@ import { loadLocomo } from "../eval/locomo.ts";
 import { checkFloors, evaluateSet, parseFloors, type EvalReport, type EvalRun, type EvalRunScores, type EvalScores, type EvalStore } from "../eval/recall-eval.ts";
 import { EVAL_MODES, modeParams, type EvalMode } from "../eval/recall-modes.ts";
 import type { Memory } from "../memory.ts";
+import type { RecallParams } from "../recall/recall-params.ts";
 import { makeTempDir, readEnv, readTextIfExists, removeDir, walkFiles } from "../runtime/platform.ts";
 import { openMemoryForRuntime } from "../server.ts";
 import { noteTitle } from "../sources/source-service.ts";
@@ -37,6 +38,8 @@ export interface EvalOptions {
   restart?: boolean;
   /** BEIR directories: `batch` (default) or `memory`. */
   door?: string;
+  /** Tuning only: recall parameter overrides as JSON (`{"speakerNames": "first"}`), applied to every recall mode. */
+  params?: string;
 }
 
 /** Variables a user's environment may pass to the temporary store (the embedder, reranker and graph switches). */
@@ -65,7 +68,7 @@ export async function evalCommand(path: string, o: EvalOptions): Promise<{ lines
     for (const k of PASSED) if (env[k] !== undefined) vars[k] = env[k];
     const config = parseConfig(vars);
     let memory: Memory = await openMemoryForRuntime(config);
-    const base = memory.recallEngine.params;
+    const base = { ...memory.recallEngine.params, ...(o.params ? JSON.parse(o.params) as Partial<RecallParams> : {}) };
     let fts5: Fts5Baseline | undefined;
     const store: EvalStore = {
       async ingest(docs) {

@@ -8,7 +8,7 @@
 import type { BeirSet } from "./beir.ts";
 import { LOCOMO_ADVERSARIAL, type LocomoConversation } from "./locomo.ts";
 import { binaryJudgments, type Judgments } from "./metrics.ts";
-import type { EvalStore } from "./recall-eval.ts";
+import type { EvalStore } from "./eval-store.ts";
 
 /** One judged (or unanswerable) query. */
 export interface EvalQuery {

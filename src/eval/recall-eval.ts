@@ -13,30 +13,9 @@ import { beirUnits, locomoUnits, type EvalSet } from "./eval-sets.ts";
 import type { LocomoConversation } from "./locomo.ts";
 import { meanOf, ndcgAtK, recallAtK, reciprocalRank, type Judgments } from "./metrics.ts";
 import type { EvalMode } from "./recall-modes.ts";
+import type { EvalStore } from "./eval-store.ts";
 
-/** A store the evaluation fills and queries. */
-export interface EvalStore {
-  /** Ingests documents in order through the bulk door; returns each one's chunk id (a duplicate returns the first copy's id). */
-  ingest(docs: readonly { title: string; content: string }[]): Promise<number[]>;
-  /** Recalls up to `limit` chunk ids, best first, with a mode's parameters; `abstained` when recall answered `low_confidence`. */
-  recall(query: string, limit: number, mode?: EvalMode): Promise<{ ids: number[]; abstained: boolean }>;
-  /**
-   * Ingests one conversation session through the conversation door (`POST /ingest/conversation`); returns
-   * each turn's chunk id in turn order (undefined for a skipped turn). When present, LoCoMo goes through it.
-   */
-  ingestConversation?(session: { id: string; date?: string }, turns: readonly { speaker: string; text: string; id: string }[]): Promise<(number | undefined)[]>;
-  /** The memory door (`POST /ingest/memory`): each entry's chunk id, undefined when it was skipped or rejected. */
-  ingestMemories?(entries: readonly { title?: string; content: string }[]): Promise<(number | undefined)[]>;
-  /** The markdown door (`POST /ingest/markdown`): the chunk ids of one document. */
-  ingestMarkdown?(doc: { title: string; content: string }): Promise<number[]>;
-  /** Every chunk the store holds, as stored (the FTS5 baseline indexes exactly these). */
-  chunks?(): Promise<{ id: number; title?: string; content: string }[]>;
-  /** Ranks by SQLite FTS5 over `chunks()` (built on first use). */
-  fts5?(query: string, limit: number): Promise<number[]>;
-  /** Closes the store and opens it again on the same database (a restart); later recalls go to the reopened one. */
-  restart?(): Promise<void>;
-  close(): Promise<void>;
-}
+export type { EvalStore } from "./eval-store.ts";
 
 /** Progress ticks (one per query and run). */
 export interface EvalProgress {
@@ -63,6 +42,8 @@ export interface EvalRunScores extends EvalScores {
   byCategory?: Record<string, EvalScores>;
   /** Unanswerable queries (LoCoMo category 5, off-topic, nonsense): how many recall abstained on. */
   unanswerable?: { queries: number; abstained: number };
+  /** Per store (LoCoMo conversations), for cross-validation with the stores as folds. */
+  byUnit?: Record<string, EvalScores>;
 }
 
 /** A full report: the first run's figures at the top level, every run in `runs`. */
@@ -83,6 +64,7 @@ export interface EvalReport extends EvalScores {
 const DEPTH = 100;
 
 interface Row {
+  unit: string;
   ranked: string[];
   judgments: Judgments;
   abstained: boolean;
@@ -111,6 +93,11 @@ function runScores(run: EvalRun, rows: readonly Row[]): EvalRunScores {
   }
   const un = rows.filter((r) => r.unanswerable);
   if (un.length) out.unanswerable = { queries: un.length, abstained: un.filter((r) => r.abstained).length };
+  const units = [...new Set(answerable.map((r) => r.unit))];
+  if (units.length > 1) {
+    out.byUnit = {};
+    for (const u of units) out.byUnit[u] = scores(answerable.filter((r) => r.unit === u));
+  }
   return out;
 }
 
@@ -149,7 +136,7 @@ export async function evaluateSet(set: EvalSet, open: () => Promise<EvalStore>, 
             : await store.recall(q.text, DEPTH, run === "restart" ? primary : run);
           if (run === runs[0]) times.push(performance.now() - t);
           progress?.tick(unit.label);
-          rows.get(run)!.push({ ranked: r.ids.map((id) => byChunk.get(id) ?? `chunk:${id}`), judgments: q.judgments, abstained: r.abstained, category: q.category, unanswerable: q.unanswerable });
+          rows.get(run)!.push({ unit: unit.label, ranked: r.ids.map((id) => byChunk.get(id) ?? `chunk:${id}`), judgments: q.judgments, abstained: r.abstained, category: q.category, unanswerable: q.unanswerable });
         }
       }
     } finally {

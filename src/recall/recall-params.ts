@@ -33,6 +33,10 @@ export interface RecallParams {
   graphWeight: number;
   /** Scale of the graph leg's weight against reranked scores (it enters after the rerank). */
   graphScale: number;
+  /** Graph-only hits enter below every hit with lexical or vector evidence, unless the question is relational. */
+  graphOnlyBelowEvidence: boolean;
+  /** Chunks of one split document kept in place in the ranking (the rest move below the other hits); 0: no cap. */
+  docCap: number;
   /** Fusion weight of the PRF-expanded lexical pass. */
   prfWeight: number;
   /** PRF fires when confidence is in [prfMin, prfMax). */
@@ -50,8 +54,8 @@ export interface RecallParams {
   /** Characters of a document handed to an optional cross-encoder, and its blend weight with the built-in score. */
   rerankMaxChars: number;
   crossWeight: number;
-  /** Whose turns the `speaker` feature lifts: every labelled person the query names (`all`), or the first one. */
-  speakerNames: "first" | "all";
+  /** The `speaker` feature of the turns of a second (third, …) person the query names; the subject's is 1. */
+  speakerOthers: number;
   /** Confidence below which recall abstains (`decision: low_confidence`). */
   abstainBelow: number;
   /** Served content window and snippet window, in characters. */
@@ -74,6 +78,8 @@ export const DEFAULT_RECALL_PARAMS: Readonly<RecallParams> = Object.freeze({
   vecFloorRank: 25,
   graphWeight: 0.5,
   graphScale: 1,
+  graphOnlyBelowEvidence: true,
+  docCap: 3,
   prfWeight: 0.3,
   prfMin: 0.25,
   prfMax: 0.5,
@@ -84,7 +90,7 @@ export const DEFAULT_RECALL_PARAMS: Readonly<RecallParams> = Object.freeze({
   rerankMaxTerms: 2000,
   rerankMaxChars: 4000,
   crossWeight: 0.5,
-  speakerNames: "all",
+  speakerOthers: 0,
   abstainBelow: 0.16,
   contentWindow: 1200,
   snippetWindow: 240,

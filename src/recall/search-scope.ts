@@ -10,12 +10,14 @@ import type { Analyzer } from "../lexical/analyzer.ts";
 import type { DocTerms } from "../lexical/lexical-index.ts";
 import { fetchChunks } from "../store/chunk-reader.ts";
 import type { RankedHit } from "./format-hits.ts";
-import { reciprocalRankFusion, RRF_K, type RankedList } from "./fusion.ts";
+import { reciprocalRankFusion, type RankedList } from "./fusion.ts";
 import { expansionWords, type PrfDecision } from "./prf.ts";
 import { STATIC_MODEL_ID } from "../embed/static-embedder.ts";
 import { assessQuality, type QualityAssessment } from "./quality.ts";
 import type { RecallQuery } from "./query-doc.ts";
 import type { RecallDeps } from "./recall-deps.ts";
+import { capPerDocument } from "./document-cap.ts";
+import { graphStage } from "./graph-stage.ts";
 import { clusterScores, rerankHead, rerankQuery } from "./rerank-stage.ts";
 import { rerankScore, type RerankQuery } from "./rerank.ts";
 import { candidateFilter, type SearchScope } from "./scope.ts";
@@ -119,7 +121,7 @@ export async function searchScope(
   const actors = d.index.actors;
   const scores = {
     lexical: new Map(lex.map((h) => [h.id, h.score])), vector: new Map(vec.map((h) => [h.id, h.score])),
-    speaker: (id: number) => (who.named.has(actors.actorOf(id) ?? "") ? 1 : 0),
+    speaker: (id: number) => who.named.get(actors.actorOf(id) ?? "") ?? 0,
     date: (id: number) => (who.dates.length && spansOverlap(actors.spansOf(id) ?? [], who.dates) ? 1 : 0),
     cluster: clusterScores(d, lex.map((h) => h.id), ranked.slice(0, p.rerankWidth).map((h) => h.id)),
   };
@@ -129,6 +131,8 @@ export async function searchScope(
   t = performance.now();
   ranked = await graphStage(d, q, ranked, filter);
   tel.graph_ms = ms(t);
+  // Issue 36 finding 3: one document's sibling chunks do not fill the head unless the query names that document.
+  ranked = capPerDocument(d, rq, ranked);
   if (d.temporal && ranked.length) {
     const view = await d.temporal(ranked.map((h) => h.id), { atMs: q.atMs, includeDecayed: q.includeDecayed });
     ranked = ranked.filter((h) => !view.drop.has(h.id));
@@ -157,41 +161,24 @@ async function runPrf(
 }
 
 /**
- * The graph leg enters with the RRF rank formula, weight·(k+1)/(k+1+rank), added to each hit's reranked
- * score; the sum is rescaled by 1 + weight so scores stay in [0, 1]. The leg's own weight (2 for a
- * relational question, less otherwise) is scaled by `graphScale`, chosen on the graph-eval vault.
- * Graph-only hits carry source "graph".
- */
-async function graphStage(d: RecallDeps, q: RecallQuery, ranked: RankedHit[], filter: (id: number) => boolean): Promise<RankedHit[]> {
-  if (!d.graphEnabled || !q.graph || !d.graphLeg) return ranked;
-  const g = await d.graphLeg({ query: q.query, seedChunkIds: ranked.slice(0, 10).map((h) => h.id), filter, atMs: q.atMs, limit: d.params.legDepth });
-  if (!g.ids.length) return ranked;
-  const w = (g.weight ?? d.params.graphWeight) * d.params.graphScale;
-  const byId = new Map(ranked.map((h) => [h.id, h] as const));
-  g.ids.forEach((id, rank) => {
-    let h = byId.get(id);
-    if (!h) byId.set(id, (h = { id, fused: 0, score: 0, ranks: {} }));
-    h.ranks.graph = rank;
-    h.fused = r6(h.fused + w / (RRF_K + rank + 1));
-    h.score += (w * (RRF_K + 1)) / (RRF_K + 1 + rank);
-    const hops = g.hops?.get(id);
-    if (hops) h.hops = hops;
-  });
-  const out = [...byId.values()];
-  for (const h of out) h.score = r6(h.score / (1 + w));
-  return out.sort((a, b) => b.score - a.score || a.id - b.id);
-}
-
-/**
  * Who and when the query names (issue 24): the actors of the first labelled name in it, and the date spans
  * it names (relative phrases against today). Nothing is computed in a store without labels.
  */
-function actorSignals(d: RecallDeps, query: string, nowMs: number): { named: ReadonlySet<string>; dates: DaySpan[] } {
+function actorSignals(d: RecallDeps, query: string, nowMs: number): { named: ReadonlyMap<string, number>; dates: DaySpan[] } {
   const actors = d.index.actors;
-  if (actors.empty) return { named: new Set(), dates: [] };
+  if (actors.empty) return { named: new Map(), dates: [] };
   const today = Date.UTC(new Date(nowMs).getUTCFullYear(), new Date(nowMs).getUTCMonth(), new Date(nowMs).getUTCDate());
-  return { named: actors.named(d.analyzer.analyze(query).sequence, d.params.speakerNames), dates: queryDateSpans(query, today) };
+  const lead = SUBJECT.exec(query)?.[1];
+  const named = actors.named(d.analyzer.analyze(query).sequence, d.params.speakerOthers, lead ? d.analyzer.analyze(lead).sequence : []);
+  return { named, dates: queryDateSpans(query, today) };
 }
+
+/**
+ * The question's grammatical subject when a name follows its auxiliary ("what does Bob help her with"): with two
+ * people named ("According to Alice, what does Bob help her with?") the evidence is the subject's turn, not the
+ * first-named one's (issue 36 finding 4). Bounded: one pass of a linear pattern over a query of ≤ 2,000 bytes.
+ */
+const SUBJECT = /\b(?:[Dd](?:oes|id|o)|[Ii]s|[Ww](?:as|ere|ill|ould)|[Aa]re|[Hh](?:as|ad|ave)|[Cc](?:an|ould)|[Ss]hould)\s+(\p{Lu}[\p{L}'’-]{0,40})/u;
 
 /** Stores up to this many chunks count as small for the known-terms guard. */
 const SMALL_STORE = 1000;

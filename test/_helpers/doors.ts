@@ -122,6 +122,13 @@ export const SMALL_DOORS: DoorMaterial = {
       content: "# Compost guide\n\n## Greens\n\nGrass clippings and vegetable peelings add nitrogen.\n\n## Browns\n\nDry leaves and cardboard add carbon. Shred the cardboard first.\n\n## Turning\n\nTurn the heap every two weeks so it stays aerobic; [[part_of::Garden Plan]].\n",
     },
     {
+      // Over 2,000 characters: split at its headings into sibling chunks (`meta.document`, the per-document cap).
+      title: "Studio handbook",
+      content: "# Studio handbook\n\n" + ["Kiln", "Clay", "Wheels", "Shelves", "Cleaning", "Tools", "Members", "Safety"].map((h) =>
+        `## ${h}\n\nThe ${h.toLowerCase()} rules of the shared pottery studio, agreed at the members meeting last spring: ask the technician, ` +
+        `keep the ${h.toLowerCase()} area tidy and safe for the next member, and write any problem with the ${h.toLowerCase()} into the studio log before you leave.\n`).join("\n"),
+    },
+    {
       title: "Bread notes",
       domain: "kitchen",
       content: "---\ntags: [baking]\naliases: [Loaf Notes]\n---\n# Bread notes\n\n## Hydration\n\nA 75 percent hydration dough gives an open crumb.\n\n## Baking\n\nBake at 250 degrees with steam for the first twenty minutes.\n",
@@ -185,6 +192,7 @@ export const SMALL_QUERIES = [
   "Which day is recycling collected?",
   "What does the garden plan include?",
   "raised beds",
+  "What are the studio rules for the kiln and the wheels?",
   "quantum chromodynamics lattice gauge",
   "xqzv plorb wug",
 ];

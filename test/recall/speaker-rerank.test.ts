@@ -1,8 +1,8 @@
 /**
- * Issue 36 finding 4: the speaker feature lifts the turns of a person the question names. A question naming two
- * people ("According to Alice, what does Bob help her with?") cannot say whose turn holds the evidence, so neither
- * speaker's turns may be lifted over the other's: the turn where Bob says what he helps with must not sink under
- * Alice's unrelated turns. A question naming one person still ranks that person's turns first.
+ * Issue 36 finding 4: the speaker feature lifts the turns of the person a question is about. In "According to Alice,
+ * what does Bob help her with?" that is Bob (the subject), not Alice (named first): the turn where Bob says what he
+ * helps with must not sink under Alice's unrelated turns. A question naming one person still ranks that person's
+ * turns first.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestMemory, type TestMemory } from "../_helpers/memory.ts";
@@ -33,7 +33,7 @@ afterAll(async () => { await t.close(); });
 const ranked = async (query: string) => ((await (await t.req("POST", "/recall", { query, limit: 10 })).json()).hits as { id: number }[]).map((h) => ids.indexOf(h.id));
 
 describe("the speaker feature (issue 36)", () => {
-  it("does not lift one named speaker over the other when the question names both", async () => {
+  it("lifts the subject's turns, not the first-named person's, when the question names two people", async () => {
     const order = await ranked("According to Alice, what does Bob help her with?");
     // Turn 1 is Bob's answer; turn 8 is Alice's and says what she helps with, not Bob.
     expect(order[0]).toBe(1);

@@ -1,0 +1,48 @@
+/**
+ * The graph leg's place in recall (SPEC §1 Retrieval pipeline step 6): after the rerank, seeded from the query and
+ * the top reranked hits. It enters with the RRF rank formula, weight·(k+1)/(k+1+rank), added to each hit's
+ * reranked score; the sum is rescaled by 1 + weight so scores stay in [0, 1]. The leg's own weight (2 for a
+ * relational question, less otherwise) is scaled by `graphScale`, chosen on the graph-eval vault. Graph-only hits
+ * carry source "graph".
+ *
+ * Issue 36 finding 3: unless the question is relational (it names an entity and evokes an edge type found near
+ * it: the answer is a neighbour that often shares no word with the question), a graph-only hit — one neither the
+ * lexical nor the vector leg found — never displaces a hit with lexical or vector evidence. In a store of chunked
+ * documents the leg otherwise filled the head with sibling chunks of one document (they share its heading
+ * entities) and pushed out the right document that lexical ranked 4th and vector 1st.
+ */
+import { RRF_K } from "./fusion.ts";
+import type { RankedHit } from "./format-hits.ts";
+import type { RecallQuery } from "./query-doc.ts";
+import type { RecallDeps } from "./recall-deps.ts";
+
+const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
+const evidence = (h: RankedHit) => h.ranks.fts !== undefined || h.ranks.vector !== undefined || h.ranks.prf !== undefined;
+
+/** Adds the graph leg to a reranked list; returns the new order (ties by id). */
+export async function graphStage(d: RecallDeps, q: RecallQuery, ranked: RankedHit[], filter: (id: number) => boolean): Promise<RankedHit[]> {
+  if (!d.graphEnabled || !q.graph || !d.graphLeg) return ranked;
+  const g = await d.graphLeg({ query: q.query, seedChunkIds: ranked.slice(0, 10).map((h) => h.id), filter, atMs: q.atMs, limit: d.params.legDepth });
+  if (!g.ids.length) return ranked;
+  const w = (g.weight ?? d.params.graphWeight) * d.params.graphScale;
+  const byId = new Map(ranked.map((h) => [h.id, h] as const));
+  g.ids.forEach((id, rank) => {
+    let h = byId.get(id);
+    if (!h) byId.set(id, (h = { id, fused: 0, score: 0, ranks: {} }));
+    h.ranks.graph = rank;
+    h.fused = r6(h.fused + w / (RRF_K + rank + 1));
+    h.score += (w * (RRF_K + 1)) / (RRF_K + 1 + rank);
+    const hops = g.hops?.get(id);
+    if (hops) h.hops = hops;
+  });
+  const out = [...byId.values()];
+  for (const h of out) h.score = r6(h.score / (1 + w));
+  if (g.relational || !d.params.graphOnlyBelowEvidence) return out.sort((a, b) => b.score - a.score || a.id - b.id);
+  // Graph-only hits enter below the lowest-scored evidence hit, in their own order, scaled so scores stay descending.
+  const found = out.filter(evidence).sort((a, b) => b.score - a.score || a.id - b.id);
+  const rest = out.filter((h) => !evidence(h)).sort((a, b) => b.score - a.score || a.id - b.id);
+  const floor = found.length ? found[found.length - 1].score : 1;
+  const top = rest[0]?.score ?? 0;
+  if (top > floor) for (const h of rest) h.score = r6(Math.floor((h.score * floor) / top * 1e6) / 1e6);
+  return [...found, ...rest];
+}
