@@ -5,11 +5,13 @@
  * relational question, less otherwise) is scaled by `graphScale`, chosen on the graph-eval vault. Graph-only hits
  * carry source "graph".
  *
- * Issue 36 finding 3: unless the question is relational (it names an entity and evokes an edge type found near
- * it: the answer is a neighbour that often shares no word with the question), a graph-only hit — one neither the
- * lexical nor the vector leg found — never displaces a hit with lexical or vector evidence. In a store of chunked
- * documents the leg otherwise filled the head with sibling chunks of one document (they share its heading
- * entities) and pushed out the right document that lexical ranked 4th and vector 1st.
+ * Issue 36 finding 3: a graph-only chunk of a split document — one neither the lexical nor the vector leg found,
+ * reached through the heading entities it shares with its sibling chunks — never displaces a hit with lexical or
+ * vector evidence, unless the question is relational (it names an entity and evokes an edge type found near it:
+ * the answer is a neighbour that often shares no word with the question). In a store of chunked documents the leg
+ * otherwise filled the head with one document's siblings and pushed out the right document that lexical ranked
+ * 4th and vector 1st. Graph-only hits that are whole notes keep their place: on the graph-eval vault, demoting
+ * them too lowered recall@10 from 0.84 to 0.76 (multi-hop questions whose cue words the leg does not know).
  */
 import { RRF_K } from "./fusion.ts";
 import type { RankedHit } from "./format-hits.ts";
@@ -37,12 +39,17 @@ export async function graphStage(d: RecallDeps, q: RecallQuery, ranked: RankedHi
   });
   const out = [...byId.values()];
   for (const h of out) h.score = r6(h.score / (1 + w));
-  if (g.relational || !d.params.graphOnlyBelowEvidence) return out.sort((a, b) => b.score - a.score || a.id - b.id);
-  // Graph-only hits enter below the lowest-scored evidence hit, in their own order, scaled so scores stay descending.
-  const found = out.filter(evidence).sort((a, b) => b.score - a.score || a.id - b.id);
-  const rest = out.filter((h) => !evidence(h)).sort((a, b) => b.score - a.score || a.id - b.id);
-  const floor = found.length ? found[found.length - 1].score : 1;
-  const top = rest[0]?.score ?? 0;
+  const sorted = out.sort((a, b) => b.score - a.score || a.id - b.id);
+  if (g.relational || !d.params.graphSiblingsBelowEvidence || !d.index.actors.hasDocuments) return sorted;
+  // Graph-only chunks of split documents enter below the lowest-scored evidence hit, in their own order, scaled so
+  // the scores stay descending; every other hit keeps its order.
+  const sibling = (h: RankedHit) => !evidence(h) && d.index.actors.documentOf(h.id) !== undefined;
+  const rest = sorted.filter(sibling);
+  if (!rest.length) return sorted;
+  const found = sorted.filter((h) => !sibling(h));
+  const floor = found.filter(evidence).at(-1)?.score ?? 1;
+  const top = rest[0].score;
   if (top > floor) for (const h of rest) h.score = r6(Math.floor((h.score * floor) / top * 1e6) / 1e6);
-  return [...found, ...rest];
+  // Equal scores: the evidence hit first.
+  return sorted.sort((a, b) => b.score - a.score || (sibling(a) ? 1 : 0) - (sibling(b) ? 1 : 0) || a.id - b.id);
 }

@@ -33,8 +33,8 @@ export interface RecallParams {
   graphWeight: number;
   /** Scale of the graph leg's weight against reranked scores (it enters after the rerank). */
   graphScale: number;
-  /** Graph-only hits enter below every hit with lexical or vector evidence, unless the question is relational. */
-  graphOnlyBelowEvidence: boolean;
+  /** Graph-only chunks of split documents enter below every hit with lexical or vector evidence, unless the question is relational. */
+  graphSiblingsBelowEvidence: boolean;
   /** Chunks of one split document kept in place in the ranking (the rest move below the other hits); 0: no cap. */
   docCap: number;
   /** Fusion weight of the PRF-expanded lexical pass. */
@@ -78,7 +78,7 @@ export const DEFAULT_RECALL_PARAMS: Readonly<RecallParams> = Object.freeze({
   vecFloorRank: 25,
   graphWeight: 0.5,
   graphScale: 1,
-  graphOnlyBelowEvidence: true,
+  graphSiblingsBelowEvidence: true,
   docCap: 3,
   prfWeight: 0.3,
   prfMin: 0.25,
