@@ -15,7 +15,7 @@
  */
 import { createClient } from "@libsql/client";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,7 +24,8 @@ import { scaleCorpus } from "../src/eval/scale-corpus.ts";
 import { ENGLISH_STOPWORDS } from "../src/lexical/stopwords.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const DATA = resolve(ROOT, "../shared/data/scifact");
+// ../shared/data beside the checkout (a git worktree one level deeper finds it one more level up).
+const DATA = [resolve(ROOT, "../shared/data/scifact"), resolve(ROOT, "../../shared/data/scifact")].find((d) => existsSync(d)) ?? resolve(ROOT, "../shared/data/scifact");
 const args = process.argv.slice(2);
 const option = (n: string, d: number) => (args.includes(n) ? Number(args[args.indexOf(n) + 1]) : d);
 const DOCS = option("--docs", 50_000);

@@ -32,7 +32,8 @@ import { parseJsonl } from "../src/eval/beir.ts";
 import { scaleCorpus } from "../src/eval/scale-corpus.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const DATA = resolve(ROOT, "../shared/data/scifact");
+// ../shared/data beside the checkout (a git worktree one level deeper finds it one more level up).
+const DATA = [resolve(ROOT, "../shared/data/scifact"), resolve(ROOT, "../../shared/data/scifact")].find((d) => existsSync(d)) ?? resolve(ROOT, "../shared/data/scifact");
 const args = process.argv.slice(2);
 const option = (n: string, d: number) => (args.includes(n) ? Number(args[args.indexOf(n) + 1]) : d);
 const DOCS = option("--docs", 50_000);

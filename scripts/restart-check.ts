@@ -26,7 +26,8 @@ import { tempDir } from "../test/_helpers/memory.ts";
 import { hasSqld, startSqld } from "../test/_helpers/sqld.ts";
 
 const ROOT = resolve(new URL("..", import.meta.url).pathname);
-const DATA = resolve(ROOT, "../shared/data");
+// ../shared/data beside the checkout (a git worktree one level deeper finds it one more level up).
+const DATA = [resolve(ROOT, "../shared/data"), resolve(ROOT, "../../shared/data")].find((d) => existsSync(d)) ?? resolve(ROOT, "../shared/data");
 const args = process.argv.slice(2);
 const option = (n: string, d: string) => (args.includes(n) ? args[args.indexOf(n) + 1] : d);
 const QUERIES = Number(option("--queries", "240"));
