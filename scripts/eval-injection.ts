@@ -22,7 +22,9 @@ import { join, resolve } from "node:path";
 import { screenHits, type Verdict, verdictFromHits } from "../src/hygiene/screen.ts";
 import { variant, VARIANT_KINDS } from "./_injection-variants.ts";
 
-const DATA = resolve(import.meta.dirname, "../../shared/data/prompt-injection");
+// `../shared/data` beside the repository; CAIRN_SHARED_DATA points elsewhere (a git worktree sits one level deeper).
+const SHARED = process.env.CAIRN_SHARED_DATA ?? resolve(import.meta.dirname, "../../shared/data");
+const DATA = join(SHARED, "prompt-injection");
 
 interface Set {
   name: string;
