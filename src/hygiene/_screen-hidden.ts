@@ -44,6 +44,7 @@ const INVISIBLE_QUOTED = new RegExp(`[${QUOTES}]${INVISIBLE_PATTERN.source}+[${Q
 
 const isSelector = (cp: number) => (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef);
 const isTag = (cp: number) => cp >= 0xe0000 && cp <= 0xe007f;
+const isTagLetter = (cp: number) => cp >= 0xe0020 && cp <= 0xe007e;
 
 /**
  * True when an invisible character has an everyday use at its position: a variation selector after an emoji,
@@ -101,6 +102,8 @@ export function scanHidden(text: string): HiddenChars {
   const decoded: string[] = [];
   const chars = Array.from(text);
   let run: number[] = [];
+  let prevCp = -1; // the previous character's code point
+  let flagLetters = false; // whether the tag letters just read follow U+1F3F4
   const endRun = () => {
     if (run.length >= PAYLOAD_RUN) payload += run.length;
     const head = run.length > MAX_DECODED_RUN ? run.slice(0, MAX_DECODED_RUN) : run;
@@ -112,14 +115,18 @@ export function scanHidden(text: string): HiddenChars {
     const c = chars[i];
     const cp = c.codePointAt(0) as number;
     if (!INVISIBLE_ONE.test(c)) {
+      prevCp = cp;
       endRun();
       continue;
     }
     if (isTag(cp)) {
       // Emoji tag sequence: U+1F3F4, tag letters/digits, U+E007F (subdivision flags) is part of a visible flag.
-      let j = i;
-      while (j > 0 && (chars[j - 1].codePointAt(0) as number) >= 0xe0020 && (chars[j - 1].codePointAt(0) as number) <= 0xe007e) j--;
-      if (j > 0 && chars[j - 1] === "\u{1F3F4}") {
+      // Whether the run of tag letters before this one follows U+1F3F4 is carried forward, not looked up again
+      // (walking back over the run for every tag made a long run quadratic: 64k tags took minutes).
+      const inFlag = isTagLetter(prevCp) ? flagLetters : chars[i - 1] === "\u{1F3F4}";
+      flagLetters = isTagLetter(cp) && inFlag;
+      prevCp = cp;
+      if (inFlag) {
         endRun();
         continue;
       }
@@ -129,6 +136,7 @@ export function scanHidden(text: string): HiddenChars {
       continue;
     }
     const prev = run.length > 0 ? run[run.length - 1] : -1;
+    prevCp = cp;
     run.push(cp);
     if (cp === 0x202d || cp === 0x202e) payload++; // LRO, RLO: the shown order is not the stored order
     else if (isSelector(cp) && isSelector(prev) && !(cp === 0xfe0f && prev === 0xfe0f)) payload++; // selectors chained
