@@ -57,7 +57,8 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
   const embedder = await loadEmbedder(config);
   // Issue 25: the batch screen and embedding on worker threads (started by the first large batch).
   const textWork = await loadTextPool(config, embedder);
-  const crossEncoder = await loadCrossEncoder(config);
+  const { crossEncoder, warning: rerankWarning } = await loadCrossEncoder(config);
+  if (rerankWarning) console.warn(JSON.stringify({ level: "warn", code: "rerank_model_unavailable", message: rerankWarning }));
   const injectionClassifier = await loadInjectionClassifier(config);
   // SPEC §5 item 5: the operator key is re-read on every use, so rotation applies at once; an insecure key file refuses boot.
   const keyring = dirKeyring(config.umpKeyDir);
@@ -66,6 +67,7 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
     rssBytes, embedder, textWork, crossEncoder, injectionClassifier, snapshots, readSecretFile, resolveHost, exit: exitProcess, umpKey: () => keyring.currentSync(),
     pid: processId(), pidAlive: processAlive, connectorFiles, nodeId: `${await hostName()}-${processId()}`,
     domainFiles: domainFilesBeside(config.dbPath),
+    bootWarnings: rerankWarning ? [{ code: "rerank_model_unavailable", message: rerankWarning }] : [],
   });
 }
 
