@@ -102,6 +102,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
       // SPEC §1 step 5: the rerank tier fails open; `rerank_model` says whether a configured cross-encoder loaded.
       rerank_tier: ports.crossEncoder ? "cross_encoder" : "builtin",
       rerank_model: ports.crossEncoder ? "loaded" : config.rerankModelDir ? "failed" : "absent",
+      roleless_posture: config.auth.rolelessPosture,
     }), () => {
       const list = warnings.list();
       return list.length ? { warnings: list } : {};
