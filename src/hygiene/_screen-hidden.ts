@@ -123,7 +123,7 @@ export function scanHidden(text: string): HiddenChars {
       // Emoji tag sequence: U+1F3F4, tag letters/digits, U+E007F (subdivision flags) is part of a visible flag.
       // Whether the run of tag letters before this one follows U+1F3F4 is carried forward, not looked up again
       // (walking back over the run for every tag made a long run quadratic: 64k tags took minutes).
-      const inFlag = isTagLetter(prevCp) ? flagLetters : chars[i - 1] === "\u{1F3F4}";
+      const inFlag: boolean = isTagLetter(prevCp) ? flagLetters : chars[i - 1] === "\u{1F3F4}";
       flagLetters = isTagLetter(cp) && inFlag;
       prevCp = cp;
       if (inFlag) {
