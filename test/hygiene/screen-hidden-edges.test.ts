@@ -46,6 +46,7 @@ describe("variation selectors", () => {
     expect(flagged("great \u{1F600}\u{E01EF}\u{E01EF} job")).toBe(true);
     expect(flagged("great \u{1F600}\u{E0150}\u{E0151} job")).toBe(true);
     expect(flagged("great \u{1F600}\uFE0F\uFE0E job")).toBe(true);
+    expect(flagged("great \u{1F600}\uFE00\uFE0F job")).toBe(true);
   });
 
   it("one after a Latin letter is a stray: clean alone, evidence beside an attack", () => {
