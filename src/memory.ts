@@ -155,6 +155,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     alertUrl: config.outbound.alertWebhookUrl, alertSecret: secrets.webhooks.alert,
     erasureUrl: config.outbound.erasureWebhookUrl, erasureSecret: secrets.webhooks.erasure,
     allowLoopback: config.outbound.allowLoopback, resolve: ports.resolveHost ?? (() => Promise.resolve([])), now: clock, log,
+    ...(ports.pinnedFetch ? { pinnedFetch: ports.pinnedFetch } : {}),
   });
   const security = createSecurityServices({
     config, credentials: secrets.credentials, channelWebhookSecret: secrets.webhooks.channel, clock, rssBytes: ports.rssBytes,
@@ -238,6 +239,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
         endpoint: pc.endpoint, key: providerKey, model: pc.model, name: pc.name, maxTokens: pc.maxTokens, meter: security.metrics,
         client: createOutboundClient({
           allowedOrigins: [new URL(pc.endpoint).origin], resolve: ports.resolveHost ?? (() => Promise.resolve([])),
+          ...(ports.pinnedFetch ? { pinnedFetch: ports.pinnedFetch } : {}),
           allowLoopback: config.outbound.allowLoopback, timeoutMs: pc.timeoutMs,
         }),
       }
@@ -264,6 +266,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     write, audit, sources, applyCase: (env, o) => workflow.applyCase(env, { ...o, actor: o.origin }), clock,
     configDir: config.connectors.configDir, families: config.connectors.families, allowLoopback: config.outbound.allowLoopback,
     resolve: ports.resolveHost ?? (() => Promise.resolve([])), files: ports.connectorFiles, sleep: ports.connectorSleep,
+    ...(ports.pinnedFetch ? { pinnedFetch: ports.pinnedFetch } : {}),
   });
   return {
     config, db, write, domains, audit, ump, sources, parcels, workflow, claims, provider, kb, connectors, nodeId, changes,
