@@ -81,17 +81,19 @@ export async function bootServer(env: Record<string, string | undefined>, portOv
   const t0 = performance.now();
   const config = parseConfig(env);
   const memory = await openMemoryForRuntime(config);
+  let server: RunningServer | undefined;
   try {
-    // SPEC §3: this process now serves the store; a clean close stamps it clean, a boot that finds it running reports unclean.
-    const last = await memory.markServing();
-    if (last.last_shutdown === "unclean") console.warn(JSON.stringify({ level: "warn", message: "last shutdown was unclean: run `cairn check-consistency`" }));
     await memory.ump.sweepRetention();
     // `/openapi.yaml` is generated from the route declarations (issue 21), so nothing is read from disk.
     const app = createApp(memory);
     // The adapter passes the socket peer as `c.env.remoteAddr` (rate limiting, loopback posture).
-    const server = await serveFetch((req, env) => app.fetch(req, env), {
+    server = await serveFetch((req, env) => app.fetch(req, env), {
       hostname: config.bindAddr, port: portOverride ?? config.bindPort, refusal: parserRefusal,
     });
+    // SPEC §3: this process serves the store only once it listens (a serve that cannot bind, e.g. EADDRINUSE, never
+    // touches the stamp); a clean close stamps it clean, a boot that finds it running reports unclean.
+    const last = await memory.markServing();
+    if (last.last_shutdown === "unclean") console.warn(JSON.stringify({ level: "warn", message: "last shutdown was unclean: run `cairn check-consistency`" }));
     // SPEC §8: connection and RSS watchdogs tick every 30 s and only log (RSS may exit under CAIRN_RSS_RESTART=1).
     const watchdog = setInterval(() => {
       memory.security.slots.tick(Date.now());
@@ -101,15 +103,17 @@ export async function bootServer(env: Record<string, string | undefined>, portOv
     memory.changes.start();
     await settleHeapAfterBoot(config.heapGrowingPercent);
     const bootMs = Math.round(performance.now() - t0);
+    const listening = server;
     return {
-      config, memory, server, bootMs,
+      config, memory, server: listening, bootMs,
       close: async () => {
         clearInterval(watchdog);
-        await server.close();
+        await listening.close();
         await memory.close();
       },
     };
   } catch (e) {
+    await server?.close().catch(() => undefined);
     await memory.close();
     throw e;
   }
