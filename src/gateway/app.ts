@@ -83,7 +83,11 @@ export function gatewayApp(d: GatewayAppDeps): Hono {
 
   app.get("/v1/health", async (c) => {
     // SPEC §4.13 `{status: ok, version}` only while signal-cli answers; otherwise say so (the API would answer 502).
-    const reachable = await d.signal.call("listAccounts", {}, HEALTH_PROBE_MS).then(() => true, () => false);
+    // The bound covers opening a connection too (a stream backend connects before its call timer starts).
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), HEALTH_PROBE_MS)));
+    const reachable = await Promise.race([d.signal.call("listAccounts", {}, HEALTH_PROBE_MS).then(() => true, () => false), late]);
+    clearTimeout(timer);
     if (reachable) return c.json({ status: "ok", version: d.version });
     const s = d.stream;
     const eventStream = s && s.failures > 0
