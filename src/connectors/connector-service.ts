@@ -52,6 +52,8 @@ export interface ConnectorDeps {
   families: readonly string[];
   allowLoopback: boolean;
   resolve: (host: string) => Promise<string[]>;
+  /** Connects to checked addresses only (the runtime's pinned fetch; SPEC §5 item 12). */
+  pinnedFetch?: (addresses: readonly string[]) => typeof fetch;
   files?: ConnectorFiles;
   /** Waits between vendor retries (tests inject a no-op). */
   sleep?: (ms: number) => Promise<void>;
@@ -85,7 +87,8 @@ export function createConnectorService(d: ConnectorDeps): ConnectorService {
     return kind;
   };
   const vendorDeps = (config: Record<string, unknown>, kind: string): VendorDeps => ({
-    http: createVendorHttp({ allowedOrigins: configOrigins(config, kind), allowLoopback: d.allowLoopback, resolve: d.resolve, sleep: d.sleep }),
+    http: createVendorHttp({ allowedOrigins: configOrigins(config, kind), allowLoopback: d.allowLoopback, resolve: d.resolve, sleep: d.sleep,
+      ...(d.pinnedFetch ? { pinnedFetch: d.pinnedFetch } : {}) }),
     readSecret: async (path) => {
       const text = await files().read(path, "connector secret file");
       if (text === undefined) throw new MemoryError("not_found", "A secret file named by the connector config is missing", undefined, 404);
