@@ -18,7 +18,7 @@ const ACTIONS: Record<string, readonly string[]> = {
   kb: ["build"],
 };
 
-/** The lines of one titled help section (`Actions:`, `Examples:`), indented entries up to the next blank line. */
+/** The lines of one titled help section (`Actions:`, `Kinds:`, `Examples:`), indented entries up to the next blank line. */
 function section(help: string, title: string): string[] {
   const lines = help.split("\n");
   const at = lines.findIndex((l) => l.trim() === `${title}:`);
@@ -43,11 +43,11 @@ describe("cairn <command> --help", () => {
     it(`${command} --help lists each action (${actions.join(", ")}) with what it does and a one-line example`, async () => {
       const r = await cairnInProcess([command, "--help"], {});
       expect(r.code).toBe(0);
-      const listed = section(r.stdout, "Actions");
+      const listed = section(r.stdout, command === "connect" ? "Kinds" : "Actions");
       const examples = section(r.stdout, "Examples");
       for (const action of actions) {
         // `  <action> …  <what it does>`: the action first, a description after it.
-        expect(listed.some((l) => new RegExp(`^\\s+${action}\\b.*\\S\\s{2,}\\S`).test(l)), `${command} ${action} in Actions:\n${r.stdout}`).toBe(true);
+        expect(listed.some((l) => new RegExp(`^\\s+${action}\\s.*\\s{2,}\\S`).test(l)), `${command} ${action} listed:\n${r.stdout}`).toBe(true);
         expect(examples.filter((l) => l.trim().startsWith(`cairn ${command} ${action}`)), `${command} ${action} example:\n${r.stdout}`).toHaveLength(1);
       }
       // Nothing listed that the command does not dispatch on.
