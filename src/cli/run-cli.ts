@@ -9,7 +9,7 @@ import { isMemoryError } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
 import { runtimeLabel } from "../runtime/platform.ts";
 import { actionSections } from "./action-help.ts";
-import { type CliIo, registerCommands } from "./commands.ts";
+import { type CliIo, type CliState, registerCommands } from "./commands.ts";
 
 export type { CliIo } from "./commands.ts";
 
@@ -55,7 +55,7 @@ function routeHelp(cli: CAC, io: CliIo): void {
 /** Runs `cairn …argv` (argv without the program name); resolves to the exit code. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const cli = cac("cairn");
-  const state = { failed: false };
+  const state: CliState = { failed: false };
   registerCommands(cli, io, state);
   cli.help();
   cli.version(VERSION);
