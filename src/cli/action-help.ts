@@ -20,7 +20,7 @@ export const ACTION_HELP: Readonly<Record<string, readonly ActionHelp[]>> = {
   review: [
     { usage: "list [--status s]", summary: "Proposals with their content_digest (pending by default; approved, rejected)", example: "cairn review list --status pending" },
     { usage: "show <id>", summary: "One proposal: its text, screen verdict and content_digest", example: "cairn review show 12" },
-    { usage: "approve <id> --digest <d>", summary: "Promote exactly the bytes you read (refused when they changed since)", example: "cairn review approve 12 --digest sha256:4f1c… --supersedes 7" },
+    { usage: "approve <id> --digest <d>", summary: "Promote exactly the bytes you read (refused when they changed since)", example: "cairn review approve 12 --digest 4f1c9e… --supersedes 7" },
     { usage: "reject <id>", summary: "Reject a proposal; nothing becomes memory", example: "cairn review reject 12" },
   ],
   ump: [
