@@ -4,7 +4,7 @@
  * resolves to must pass the deny table, redirects are refused (the request is
  * sent with `redirect: "manual"` and any 3xx is an error), and each exchange has
  * a 15 s deadline by default (SPEC §8 "client timeout 15 s, no redirects").
- * DNS is a port (`resolve`) so the runtime adapter supplies it; see README for
+ * DNS is a port (`resolve`) so the runtime adapter supplies it; see src/outbound/README.md for
  * the DNS-rebinding caveat. Outcomes are values, never exceptions.
  */
 
