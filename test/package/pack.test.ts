@@ -70,6 +70,8 @@ describe.runIf(process.env.CAIRN_SLOW === "1")("fresh clone → npm pack → con
     // `files` keeps tests, fixtures, sources and the build stamp out of the tarball.
     expect(listing.some((f) => f.startsWith("package/test/") || f.startsWith("package/fixtures/") || f.startsWith("package/src/") || f.startsWith("package/dist/test/"))).toBe(false);
     expect(listing).not.toContain("package/dist/.built");
+    // The README's links into docs/ resolve inside the installed package too.
+    expect(listing).toContain("package/docs/README.md");
 
     const app = join(work, "consumer");
     const nm = join(app, "node_modules");
