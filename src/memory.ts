@@ -78,7 +78,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const bridgeDigests = await loadBridgeDigests(config.workflow.bridgeConfigFiles, ports.readSecretFile);
   const clock = ports.clock ?? (() => new Date());
   if (ports.embedder) await ensureVectorTable(db.client, ports.embedder.id, ports.embedder.dim);
-  // Issue 20: with CAIRN_MULTI_DB=true each domain's rows live in its own database (README "Multi-database mode").
+  // Issue 20: with CAIRN_MULTI_DB=true each domain's rows live in its own database (docs/scale-out.md "One database per domain").
   const domainDbs = config.multiDb
     ? await openDomainDbs(db, ports.domainFiles, { durability: config.durability, vectors: ports.embedder && { id: ports.embedder.id, dim: ports.embedder.dim } })
     : undefined;
@@ -204,12 +204,12 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     onError: (e) => log("warn", "change feed pass failed", { error: String(e) }),
   }, feedCursors);
   // Every recall (HTTP, UMP, MCP, CLI) first applies the changes committed before it: a write acknowledged by any
-  // process or node is recallable here at once (README "Several nodes over one libSQL server").
+  // process or node is recallable here at once (docs/scale-out.md "Several nodes over one libSQL server").
   const recallLocal = recallEngine.recall;
   recallEngine.recall = async (body, opts) => {
     if (domainDbs !== undefined) {
       // A domain given its database since boot (by another process: one registry read; or here) is followed from its
-      // first change (README "Multi-database mode").
+      // first change (docs/scale-out.md "One database per domain").
       await domainDbs.refresh();
       const open = dbsOf(db);
       changes.retain(open);
@@ -347,7 +347,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
 }
 
 /**
- * `cairn migrate multi-db` (issue 20, README "Multi-database mode"): the global database with every domain database
+ * `cairn migrate multi-db` (issue 20, docs/scale-out.md "One database per domain"): the global database with every domain database
  * open (domains still in the single file allowed), for the move. Refused while a server runs on the store (its
  * shutdown stamp names a live process) and on a libSQL server (no domain databases there).
  */
