@@ -73,7 +73,7 @@ export const RecallBody = body({
     .refine((v) => byteLength(v) <= 64 && parseSince(v) !== undefined, { error: specError("invalid_request", "at must be an ISO-8601 timestamp", { field: "at" }) })
     .optional()
     .meta({ format: "date-time", description: "historical recall: the store as of this time (body field, this project's placement)", ...choice }),
-});
+}, { error: queryEmpty }); // A body that is not an object has no query (SPEC §7 query_empty), on every binding.
 
 /** What `POST /recall` takes (and `memory.recall`, `cairn.recall`). */
 export type RecallInput = z.input<typeof RecallBody>;
