@@ -41,3 +41,20 @@ export const ClaimBody = body({
 
 /** What `POST /workflow/claims` takes. */
 export type ClaimInput = z.input<typeof ClaimBody>;
+
+/** Members per claim batch. */
+export const MAX_BATCH_CLAIMS = 100;
+const badIds = specError("invalid_request", `claim_ids must be a list of 1 to ${MAX_BATCH_CLAIMS} claim ids`, { field: "claim_ids", min: 1, max: MAX_BATCH_CLAIMS });
+const badId = specError("invalid_request", "every claim id must be a positive integer", { field: "{dotted}" });
+
+/** `POST /workflow/claim-batches`: 1 to 100 distinct existing claims, verified together. */
+export const ClaimBatchBody = body({
+  name: z.string({ error: badName }).regex(NAME, { error: badName }).optional().meta({ example: "refunds-week-48" }),
+  claim_ids: z.array(z.number({ error: badId }).int({ error: badId }).min(1, { error: badId }).max(Number.MAX_SAFE_INTEGER, { error: badId }), { error: badIds })
+    .min(1, { error: badIds }).max(MAX_BATCH_CLAIMS, { error: badIds })
+    .refine((ids) => new Set(ids).size === ids.length, { error: specError("invalid_request", "claim_ids must not repeat a claim", { field: "claim_ids" }) })
+    .meta({ example: [1, 2] }),
+}, { error: notObject, keepNulls: true, meta: { id: "ClaimBatchRequest", "x-cairn-choice": true } });
+
+/** What `POST /workflow/claim-batches` takes. */
+export type ClaimBatchInput = z.input<typeof ClaimBatchBody>;
