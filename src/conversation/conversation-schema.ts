@@ -44,7 +44,7 @@ export const ConversationBody = body({
     date: nullAsAbsent(z.string({ error: specError("invalid_request", "date must be a string", { field: "date" }) })
       .refine((d) => byteLength(d) <= 64, { error: specError("invalid_request", "date must be at most 64 bytes", { field: "date", max: 64 }) })
       .transform((d) => d.trim()))
-      .meta({ description: "When the session took place: ISO-8601, or written out (`1:56 pm on 8 May, 2023`). Relative dates in turns resolve against it.", example: "2023-05-08" }),
+      .meta({ type: "string", description: "When the session took place: ISO-8601, or written out (`1:56 pm on 8 May, 2023`). Relative dates in turns resolve against it.", example: "2023-05-08" }),
   }, { error: specErrorBy((iss) => (isAbsent(iss) ? specError("invalid_request", "session is required", { field: "session" }) : specError("invalid_request", "request body must be a JSON object"))) }),
   turns: z.array(ConversationTurn, { error: badTurns }).min(1, { error: badTurns }).max(MAX_TURNS, { error: badTurns })
     .meta({ description: `1 to ${MAX_TURNS} turns in order` }),

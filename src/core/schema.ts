@@ -178,13 +178,14 @@ export function optionalText(field: string, max: number, meta?: z.core.GlobalMet
 
 /**
  * A field that is read only when it has the right type and ignored otherwise (a few fields predate validation and
- * were always lenient). Typed as `schema`, documented as `schema`.
+ * were always lenient). Typed as `schema`. The OpenAPI generator reads any field that accepts null as nullable, so
+ * give its JSON type in `.meta({ type })` (SPEC §4: optional fields are omitted, never null).
  */
 export function ignoredUnless<S extends z.ZodType>(schema: S): z.ZodOptional<S> {
   return z.preprocess((v) => (schema.safeParse(v).success ? v : undefined), schema.optional()) as unknown as z.ZodOptional<S>;
 }
 
-/** An optional field inside a nested object where `null` also means absent (as at a body's top level). */
+/** An optional field inside a nested object where `null` also means absent (as at a body's top level); `.meta({ type })` as for `ignoredUnless`. */
 export function nullAsAbsent<S extends z.ZodType>(schema: S): z.ZodOptional<S> {
   return z.preprocess((v) => (v === null ? undefined : v), schema.optional()) as unknown as z.ZodOptional<S>;
 }

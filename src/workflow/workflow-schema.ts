@@ -76,7 +76,7 @@ const noteText = specError("invalid_request", "note text must be 1 to 10,000 cha
 export const NoteBody = body({
   text: z.string({ error: noteText }).refine((v) => v.trim() !== "" && v.length <= 10_000, { error: noteText }).meta({ maxLength: 10_000 }),
   // Anything but true records a plain note (lenient since the route's first version).
-  reask: ignoredUnless(z.boolean()).meta({ description: "true records a re-ask" }),
+  reask: ignoredUnless(z.boolean()).meta({ type: "boolean", description: "true records a re-ask" }),
 }, { meta: { id: "WorkflowNoteRequest", ...choice } });
 
 /** What the notes route takes. */
@@ -87,7 +87,7 @@ const caseOrigin = { ok: (v: string) => ORIGIN.test(v), error: specError("invali
 /** `POST /workflow/cases`: a CrmCase envelope (SPEC §2.11), checked field by field by `parseCrmCase`. */
 export const CaseBody = body({
   // A non-string origin means the operator (lenient since the route's first version).
-  origin: ignoredUnless(z.string().refine(caseOrigin.ok, { error: caseOrigin.error })).meta({ description: "Default operator" }),
+  origin: ignoredUnless(z.string().refine(caseOrigin.ok, { error: caseOrigin.error })).meta({ type: "string", description: "Default operator" }),
   case: z.record(z.string(), z.unknown(), { error: specError("case_invalid", "case: must be an object", { field: "case" }, 400) })
     .meta({ description: "A CrmCase (SPEC §2.11); case_invalid names the first bad field" }),
 }, { meta: { id: "CaseEnvelopeRequest", ...choice } });
