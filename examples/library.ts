@@ -17,7 +17,8 @@ for (const hit of hits) console.log(hit.id, hit.score.toFixed(3), hit.title ?? "
 try {
   await memory.recall({ query: "deploys", limit: 0 });
 } catch (e) {
-  if (e instanceof MemoryError) console.log(e.code, e.status, e.details); // limit_out_of_range 400 { min: 1, max: 100 }
+  // The same SPEC §7 code as over HTTP (where it is a 400); `status` is set only where a code has no fixed one.
+  if (e instanceof MemoryError) console.log(e.code, e.details); // limit_out_of_range { min: 1, max: 100 }
 }
 
 // A Hono app: app.fetch(request), or mount it in your own server.

@@ -4,9 +4,14 @@
  * domain (which HTTP, MCP and the CLI all call) use that one schema. A field that fails names its SPEC §7 code with
  * `specError(code, message, details)`; `refusal` turns the first zod issue into the `MemoryError` the domain
  * validators answered before, so every binding keeps the same codes, messages, details and statuses. SPEC §4:
- * unknown request fields are ignored (stripped), and a top-level `null` counts as an absent field. Plain `zod`
- * with `.meta()` only (the OpenAPI generator reads it), so this module runs without the HTTP layer.
+ * unknown request fields are ignored (stripped), and a top-level `null` counts as an absent field. Schemas use plain
+ * `zod` with `.meta()` (the OpenAPI generator reads it), not the HTTP layer's helpers.
  */
+// zod 4 gives a schema the methods its classes have when it is created, and the OpenAPI generator registers a
+// component through `.openapi()`, which @hono/zod-openapi adds to zod on load. Every request schema is built in a
+// module that imports this one, so loading it first means every schema has `.openapi()`, however a program imports
+// Cairn (the library alone, the CLI, the server). It adds nothing else at run time.
+import "@hono/zod-openapi";
 import { z } from "zod";
 import { MemoryError } from "./errors.ts";
 
