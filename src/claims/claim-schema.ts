@@ -20,7 +20,7 @@ export const ClaimSchemaBody = body({
     description: "A JSON Schema in the supported subset (claim_schema_invalid otherwise)",
     example: { type: "object", required: ["order"], properties: { order: { type: "string" } } },
   }),
-}, { error: notObject, keepNulls: true, meta: { id: "ClaimSchemaRequest", "x-cairn-choice": true } });
+}, { error: notObject, nulls: "keep", meta: { id: "ClaimSchemaRequest", "x-cairn-choice": true } });
 
 /** What `POST /workflow/claim-schemas` takes. */
 export type ClaimSchemaInput = z.input<typeof ClaimSchemaBody>;
@@ -37,7 +37,7 @@ export const ClaimBody = body({
   evidence: z.array(z.number({ error: badItem }).int({ error: badItem }).min(1, { error: badItem }).max(Number.MAX_SAFE_INTEGER, { error: badItem }), { error: badEvidence })
     .min(1, { error: badEvidence }).max(MAX_EVIDENCE, { error: badEvidence })
     .meta({ description: "Chunk ids the claim rests on", example: [12, 15] }),
-}, { error: notObject, keepNulls: true, meta: { id: "ClaimRequest", "x-cairn-choice": true } });
+}, { error: notObject, nulls: "keep", meta: { id: "ClaimRequest", "x-cairn-choice": true } });
 
 /** What `POST /workflow/claims` takes. */
 export type ClaimInput = z.input<typeof ClaimBody>;
@@ -54,7 +54,7 @@ export const ClaimBatchBody = body({
     .min(1, { error: badIds }).max(MAX_BATCH_CLAIMS, { error: badIds })
     .refine((ids) => new Set(ids).size === ids.length, { error: specError("invalid_request", "claim_ids must not repeat a claim", { field: "claim_ids" }) })
     .meta({ example: [1, 2] }),
-}, { error: notObject, keepNulls: true, meta: { id: "ClaimBatchRequest", "x-cairn-choice": true } });
+}, { error: notObject, nulls: "keep", meta: { id: "ClaimBatchRequest", "x-cairn-choice": true } });
 
 /** What `POST /workflow/claim-batches` takes. */
 export type ClaimBatchInput = z.input<typeof ClaimBatchBody>;

@@ -23,7 +23,7 @@ export const RegisterConnectorBody = body({
     description: "The vendor config, written to `<config_dir>/connectors/{kind}-{instance}.json` with mode 0600; absent: the existing file is loaded (and refused unless 0600). Secrets are named by path (e.g. `key_file`), never inlined.",
     example: { api_base_url: "https://api.github.com", app_id: "12345", installation_id: "67890", key_file: "/home/op/.config/cairn/github-app.pem", repos: ["acme/widgets"] },
   }),
-}, { error: specError("invalid_request", "The body must be a JSON object"), meta: { id: "RegisterConnector", "x-cairn-choice": "body {kind, instance?, config?}; the registry row starts in state registered" } });
+}, { error: specError("invalid_request", "The body must be a JSON object"), nulls: ["kind", "instance"], meta: { id: "RegisterConnector", "x-cairn-choice": "body {kind, instance?, config?}; the registry row starts in state registered" } });
 
 /** What `POST /connectors/register` takes. */
 export type RegisterConnectorInput = z.input<typeof RegisterConnectorBody>;

@@ -4,7 +4,8 @@
  * domain (which HTTP, MCP and the CLI all call) use that one schema. A field that fails names its SPEC §7 code with
  * `specError(code, message, details)`; `refusal` turns the first zod issue into the `MemoryError` the domain
  * validators answered before, so every binding keeps the same codes, messages, details and statuses. SPEC §4:
- * unknown request fields are ignored (stripped), and a top-level `null` counts as an absent field. Schemas use plain
+ * unknown request fields are ignored (stripped); a top-level `null` counts as an absent field where the domain
+ * validators read it so. Schemas use plain
  * `zod` with `.meta()` (the OpenAPI generator reads it), not the HTTP layer's helpers.
  */
 // zod 4 gives a schema the methods its classes have when it is created, and the OpenAPI generator registers a
@@ -119,11 +120,11 @@ export function parseWith<S extends z.ZodType>(schema: S, raw: unknown, o: Refus
   throw refusal(r.error.issues[0], o);
 }
 
-/** SPEC §4 "optional fields are omitted, never null": a request's top-level `null` is read as an absent field. */
-function dropNulls(v: unknown): unknown {
+/** Reads a top-level `null` as an absent field, for every key or for the listed ones (see `BodyOptions.nulls`). */
+function dropNulls(v: unknown, keys?: readonly string[]): unknown {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = x;
+  for (const [k, x] of Object.entries(v)) if (x !== null || (keys !== undefined && !keys.includes(k))) out[k] = x;
   return out;
 }
 
@@ -140,13 +141,17 @@ export interface BodyOptions<Out> {
   before?: { ok: (raw: Record<string, unknown>) => boolean; error: (iss: IssueView) => string };
   /** A rule over several fields checked once every field passed, e.g. "at least one of". */
   after?: { ok: (parsed: Out) => boolean; error: (iss: IssueView) => string };
-  /** Keep top-level nulls as values (a body whose fields carry arbitrary JSON, where null is a value). */
-  keepNulls?: boolean;
+  /**
+   * Which top-level fields read `null` as absent: every one (the default), none (`"keep"`: a body whose fields carry
+   * arbitrary JSON, where null is a value), or the listed ones — the fields the domain validators always read so,
+   * so that a `null` elsewhere keeps being refused as before.
+   */
+  nulls?: "absent" | "keep" | readonly string[];
 }
 
 /**
- * A request body: a zod object (unknown keys stripped, SPEC §4) whose top-level nulls count as absent. Typed as the
- * object's input and output.
+ * A request body: a zod object (unknown keys stripped, SPEC §4) whose top-level nulls count as absent (see `nulls`).
+ * Typed as the object's input and output.
  */
 export function body<Shape extends z.ZodRawShape>(
   shape: Shape,
@@ -156,7 +161,7 @@ export function body<Shape extends z.ZodRawShape>(
   const checked = o.after ? obj.refine(o.after.ok, { error: o.after.error }) : obj;
   const before = o.before;
   const piped = z.preprocess((v, ctx) => {
-    const d = o.keepNulls ? v : dropNulls(v);
+    const d = o.nulls === "keep" ? v : dropNulls(v, Array.isArray(o.nulls) ? o.nulls : undefined);
     if (before && typeof d === "object" && d !== null && !Array.isArray(d) && !before.ok(d as Record<string, unknown>)) {
       ctx.addIssue({ code: "custom", message: before.error({ input: d, code: "custom" }), input: d });
     }

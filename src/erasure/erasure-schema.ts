@@ -46,6 +46,7 @@ export const DsarBody = body({
     ok: (b) => b.owner !== undefined || b.email !== undefined || b.match !== undefined,
     error: specError("invalid_request", "give at least one of owner, email or match", { field: "owner" }),
   },
+  nulls: ["owner", "email", "match"],
   meta: { id: "DsarRequest", description: "At least one of owner, email or match" },
 });
 

@@ -79,7 +79,7 @@ export const IngestBody = body({
     .refine((v) => byteLength(v) <= LIMITS.labelMax, { error: specError("invalid_request", `expires_at must be at most ${LIMITS.labelMax} bytes`, { field: "expires_at", max: LIMITS.labelMax }), abort: true })
     .refine((v) => parseIsoInstant(v) !== undefined, { error: specError("invalid_request", "expires_at must be an ISO-8601 timestamp", { field: "expires_at" }) })
     .meta({ format: "date-time", ...choice }).optional(),
-}, { meta: { id: "IngestRequest" } });
+}, { nulls: ["title", "content", "source", "memory_kind", "lawful_basis", "region", "assertion_kind", "expires_at"], meta: { id: "IngestRequest" } });
 
 /** What `POST /ingest` takes (and `memory.ingest`, `cairn.ingest`). */
 export type IngestInput = z.input<typeof IngestBody>;

@@ -28,7 +28,11 @@ export const MemoryEntry = body({
   title: Title.optional(),
   domain: domainNameField("domain").optional(),
   origin: origin.optional(),
-}, { error: specError("invalid_request", "an entry must be a string or an object with content", { field: "entries" }), meta: { id: "MemoryEntry" } });
+}, {
+  error: specError("invalid_request", "an entry must be a string or an object with content", { field: "entries" }),
+  nulls: ["content", "domain"],
+  meta: { id: "MemoryEntry" },
+});
 
 /** One raw entry, as a client writes it. */
 export type MemoryEntryInput = z.input<typeof MemoryEntry>;
@@ -41,7 +45,7 @@ export const MemoryBatchEnvelope = body({
     .min(1, { error: badEntries }).max(1000, { error: badEntries }),
   domain: domainNameField("domain").optional().meta({ description: "Default domain of the entries" }),
   origin: origin.optional(),
-});
+}, { nulls: "keep" });
 
 /** `POST /ingest/memory` as documented and typed: one entry, or a batch of entries (strings or entry objects). */
 export const MemoryDoorBody = z.union([

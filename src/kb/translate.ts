@@ -52,7 +52,7 @@ export const TranslateBody = body({
   title: Title,
   body: Content,
   based_revision: positiveInt("based_revision").optional().meta({ description: "Default: the article's current revision" }),
-}, { error: specError("invalid_request", "body must be a JSON object", { field: "body" }, 400), meta: { id: "KcsTranslateRequest", "x-cairn-choice": true } });
+}, { error: specError("invalid_request", "body must be a JSON object", { field: "body" }, 400), nulls: ["article_id", "locale", "title", "body"], meta: { id: "KcsTranslateRequest", "x-cairn-choice": true } });
 
 /** What `POST /kcs/translate` takes. */
 export type TranslateInput = z.input<typeof TranslateBody>;

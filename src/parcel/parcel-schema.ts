@@ -16,7 +16,7 @@ export const ParcelExportBody = body({
   since: z.string({ error: badSince }).refine((v) => !Number.isNaN(Date.parse(v)), { error: badSince })
     .transform((v) => new Date(Date.parse(v)).toISOString()).optional()
     .meta({ format: "date-time", description: "Only rows created at or after this time" }),
-}, { error: notObject, meta: { id: "ParcelExportRequest", "x-cairn-choice": true } });
+}, { error: notObject, nulls: ["domain"], meta: { id: "ParcelExportRequest", "x-cairn-choice": true } });
 
 /** What `POST /parcels/export` takes. */
 export type ParcelExportInput = z.input<typeof ParcelExportBody>;

@@ -35,7 +35,7 @@ export const SuggestBody = bodySchema({
     z.string().min(1).max(128),
     z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
   ], { error: badArticle }).optional().meta({ description: "Echoed back; integer or string" }),
-}, { error: badText, meta: { id: "KcsSuggestRequest", "x-cairn-choice": true } });
+}, { error: badText, nulls: ["text", "locale"], meta: { id: "KcsSuggestRequest", "x-cairn-choice": true } });
 
 /** What `POST /kcs/translate/suggest` takes. */
 export type SuggestInput = z.input<typeof SuggestBody>;

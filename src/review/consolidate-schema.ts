@@ -18,7 +18,7 @@ export const ConsolidateProposeBody = body({
   domain: domainNameField("domain").optional().meta({ description: "Only this domain's chunks and edges" }),
   threshold: z.number({ error: badThreshold }).gt(0, { error: badThreshold }).max(1, { error: badThreshold }).optional()
     .meta({ description: "Term-vector cosine for supersedes, in (0, 1]; 0.9 when absent" }),
-}, { meta: { id: "ConsolidateProposeRequest" } });
+}, { nulls: "keep", meta: { id: "ConsolidateProposeRequest" } });
 
 /** What `POST /consolidate/propose` takes. */
 export type ConsolidateProposeInput = z.input<typeof ConsolidateProposeBody>;
@@ -30,7 +30,7 @@ export const ConsolidateBody = body({
   id: positiveId("id").optional().meta({ description: "A proposed link to approve" }),
   from: positiveId("from").optional().meta({ description: "The newer chunk (with to)" }),
   to: positiveId("to").optional().meta({ description: "The older chunk (with from)" }),
-}, { meta: { id: "ConsolidateRequest" } });
+}, { nulls: ["id", "from", "to"], meta: { id: "ConsolidateRequest" } });
 
 /** What `POST /consolidate` takes. */
 export type ConsolidateInput = z.input<typeof ConsolidateBody>;

@@ -54,7 +54,7 @@ export const UmpRecallBody = body({
       .optional().meta({ format: "date-time", description: "The version valid then (recall's at)" }),
   }, { error: notObject("filter") }).optional(),
   query: QueryText,
-}, { error: notObject("request body"), meta: { id: "UmpRecallRequest" } });
+}, { error: notObject("request body"), nulls: ["limit", "scope", "filter", "query"], meta: { id: "UmpRecallRequest" } });
 
 /** What `POST /ump/recall` takes. */
 export type UmpRecallInput = z.input<typeof UmpRecallBody>;
@@ -65,7 +65,7 @@ export const UmpReviseBody = body({
   id: RecordId,
   patch: z.record(z.string(), z.unknown(), { error: notObject("patch") })
     .meta({ description: "A JSON Merge Patch (RFC 7386); id, integrity, supersedes, superseded_by and ump cannot be set" }),
-}, { error: notObject("request body"), meta: { id: "UmpReviseRequest" } });
+}, { error: notObject("request body"), nulls: ["id", "patch"], meta: { id: "UmpReviseRequest" } });
 
 /** What `POST /ump/revise` takes. */
 export type UmpReviseInput = z.input<typeof UmpReviseBody>;
@@ -77,7 +77,7 @@ export const UmpForgetBody = body({
   reason: sized("reason", 2048),
   hard: z.boolean({ error: specError("invalid_record", "hard must be a boolean", { field: "hard" }) }).optional()
     .meta({ description: "true: the erasure path (rows deleted); false: tombstoned" }),
-}, { error: notObject("request body"), meta: { id: "UmpForgetRequest" } });
+}, { error: notObject("request body"), nulls: ["id", "reason", "hard"], meta: { id: "UmpForgetRequest" } });
 
 /** What `POST /ump/forget` takes. */
 export type UmpForgetInput = z.input<typeof UmpForgetBody>;
@@ -88,7 +88,7 @@ export const UmpFeedbackBody = body({
   id: RecordId,
   outcome: z.enum(FEEDBACK_OUTCOMES, { error: specError("invalid_record", `outcome must be one of ${FEEDBACK_OUTCOMES.join(", ")}`, { field: "outcome" }) }),
   session: sized("session", 256),
-}, { error: notObject("request body"), meta: { id: "UmpFeedbackRequest" } });
+}, { error: notObject("request body"), nulls: ["id", "outcome", "session"], meta: { id: "UmpFeedbackRequest" } });
 
 /** What `POST /ump/feedback` takes. */
 export type UmpFeedbackInput = z.input<typeof UmpFeedbackBody>;
@@ -106,7 +106,7 @@ export const UmpAuditBody = body({
   // A non-string action is ignored (no filter), as before the schema; typed as the string it should be.
   action: (z.preprocess((v) => (typeof v === "string" ? v : undefined), z.string().optional()) as unknown as z.ZodOptional<z.ZodString>)
     .meta({ type: "string", description: "Only rows of this action" }),
-}, { error: notObject("request body"), meta: { id: "UmpAuditRequest", ...choice } });
+}, { error: notObject("request body"), nulls: ["after", "limit", "action"], meta: { id: "UmpAuditRequest", ...choice } });
 
 /** What `POST /ump/audit` takes. */
 export type UmpAuditInput = z.input<typeof UmpAuditBody>;
