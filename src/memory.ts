@@ -18,6 +18,7 @@ import { health, healthDb, stats, type HealthDeps } from "./ops/health-service.t
 import { openStore } from "./store/open-store.ts";
 import { ensureVectorTable } from "./store/vectors.ts";
 import { createRecallEngine, type RecallCallOptions } from "./recall/recall-engine.ts";
+import type { RecallInput } from "./recall/recall-schema.ts";
 // governance (issue 6)
 import { checkConsistency, type ConsistencyCheck } from "./consistency/check-consistency.ts";
 import { createErasureService, type ErasureService } from "./erasure/erasure-service.ts";
@@ -232,10 +233,9 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const workflow = createWorkflowService({
     db, audit, clock, policy: config.injectionPolicy, reaskWindowDays: config.workflow.reaskWindowDays, bridgeDigests,
   }, review);
-  const recallAndSignal = async (body: unknown, opts?: RecallCallOptions) => {
+  const recallAndSignal = async (body: RecallInput, opts?: RecallCallOptions) => {
     const out = await recallEngine.recall(body, opts);
-    const hits = (out as { hits?: { id?: unknown }[] }).hits ?? [];
-    const ids = hits.map((h) => h.id).filter((x): x is number => typeof x === "number");
+    const ids = out.hits.map((h) => h.id);
     if (ids.length > 0) await workflow.noteLookups(ids).catch((e) => log("warn", "solve signal not recorded", { error: String(e) }));
     return out;
   };

@@ -15,9 +15,9 @@
  */
 import { writeAcross } from "../store/domain-dbs.ts";
 import type { AuditService } from "../audit/audit-service.ts";
-import { MemoryError } from "../core/errors.ts";
 import type { WriteContext } from "../ingest/context.ts";
-import { requireObject } from "../ingest/fields.ts";
+import { parseWith } from "../core/schema.ts";
+import { DsarBody, type DsarInput } from "./erasure-schema.ts";
 import { cleanEntityName } from "../graph/validate.ts";
 import { sanitizeForRead } from "../hygiene/sanitize-for-read.ts";
 import { GENESIS_HASH } from "../audit/chain-hash.ts";
@@ -43,25 +43,12 @@ export interface DsarResult {
   certificate?: Certificate;
 }
 
-function parse(raw: unknown): { subject: ErasureSubject; dryRun: boolean } {
-  const b = requireObject(raw);
+function parse(raw: DsarInput): { subject: ErasureSubject; dryRun: boolean } {
+  const b = parseWith(DsarBody, raw);
   const subject: ErasureSubject = {};
-  const str = (f: "owner" | "email" | "match", min: number, max: number) => {
-    const v = b[f];
-    if (v === undefined || v === null) return;
-    if (typeof v !== "string" || v.trim().length < min || v.length > max) {
-      throw new MemoryError("invalid_request", `${f} must be a string of ${min} to ${max} characters`, { field: f, min, max });
-    }
-    subject[f] = v.trim();
-  };
-  str("owner", 1, 256);
-  str("email", 3, 320);
-  str("match", 3, 1000);
-  if (subject.email !== undefined && !/^[^\s@]+@[^\s@]+$/.test(subject.email)) {
-    throw new MemoryError("invalid_request", "email must look like name@host", { field: "email" });
-  }
-  if (!Object.keys(subject).length) throw new MemoryError("invalid_request", "give at least one of owner, email or match", { field: "owner" });
-  if (b.dry_run !== undefined && typeof b.dry_run !== "boolean") throw new MemoryError("invalid_request", "dry_run must be a boolean", { field: "dry_run" });
+  if (b.owner !== undefined) subject.owner = b.owner;
+  if (b.email !== undefined) subject.email = b.email;
+  if (b.match !== undefined) subject.match = b.match;
   return { subject, dryRun: b.dry_run === true };
 }
 
@@ -89,7 +76,7 @@ function randomHex(bytes: number): string {
 /** Runs one erasure. */
 export async function dsar(
   d: { ctx: WriteContext; audit: AuditService; afterErasure?: (notice: Record<string, unknown>) => void },
-  raw: unknown,
+  raw: DsarInput,
 ): Promise<DsarResult> {
   const { subject, dryRun } = parse(raw);
   const needles = [subject.email, subject.match].filter((x): x is string => x !== undefined);

@@ -7,9 +7,9 @@
  */
 import { writeAcross } from "../store/domain-dbs.ts";
 import type { AuditService } from "../audit/audit-service.ts";
-import { MemoryError } from "../core/errors.ts";
 import type { WriteContext } from "../ingest/context.ts";
-import { requireObject } from "../ingest/fields.ts";
+import { parseWith } from "../core/schema.ts";
+import { MAX_PURGE_IDS, PurgeBody, type PurgeInput } from "./erasure-schema.ts";
 import { chunkIdsByOwner, existingChunkIds } from "../store/erasure.ts";
 import { eraseInTx } from "./erase-in-tx.ts";
 import { idsDigest } from "./ids-digest.ts";
@@ -23,28 +23,15 @@ export interface PurgeResult {
   audit_id?: number;
 }
 
-/** At most this many ids per request (the 1 MiB body holds far fewer digits anyway). */
-export const MAX_PURGE_IDS = 100_000;
+export { MAX_PURGE_IDS };
 
-function parse(raw: unknown): { ids?: number[]; owner?: string } {
-  const b = requireObject(raw);
-  const hasIds = b.ids !== undefined && b.ids !== null;
-  const hasOwner = b.owner !== undefined && b.owner !== null;
-  if (hasIds === hasOwner) throw new MemoryError("invalid_request", "give exactly one of ids or owner", { field: "ids" });
-  if (hasOwner) {
-    if (typeof b.owner !== "string" || b.owner.trim() === "" || b.owner.length > 256) {
-      throw new MemoryError("invalid_request", "owner must be a non-empty string of at most 256 characters", { field: "owner" });
-    }
-    return { owner: b.owner.trim() };
-  }
-  if (!Array.isArray(b.ids) || b.ids.length === 0 || b.ids.length > MAX_PURGE_IDS || !b.ids.every((x) => Number.isSafeInteger(x) && x > 0)) {
-    throw new MemoryError("invalid_request", `ids must be 1 to ${MAX_PURGE_IDS} positive integers`, { field: "ids" });
-  }
-  return { ids: [...new Set(b.ids as number[])].sort((a, b) => a - b) };
+function parse(raw: PurgeInput): { ids?: number[]; owner?: string } {
+  const b = parseWith(PurgeBody, raw);
+  return b.owner !== undefined ? { owner: b.owner } : { ids: [...new Set(b.ids!)].sort((a, b) => a - b) };
 }
 
 /** Purges by id list or owner. */
-export async function purge(d: { ctx: WriteContext; audit: AuditService }, raw: unknown): Promise<PurgeResult> {
+export async function purge(d: { ctx: WriteContext; audit: AuditService }, raw: PurgeInput): Promise<PurgeResult> {
   const req = parse(raw);
   // Multi-database mode: one write over every database, so no domain keeps the erased rows (docs/scale-out.md).
   const out = await writeAcross(d.ctx.db, async (tx) => {

@@ -17,7 +17,7 @@ import {
   type ArticleRow, type RevisionRow, type TranslationRow,
 } from "../store/kcs.ts";
 import { captureArticleHook } from "./capture-article.ts";
-import { fileTranslation, translationHook, TRANSLATE_DOOR, type FiledTranslation } from "./translate.ts";
+import { fileTranslation, translationHook, TRANSLATE_DOOR, type FiledTranslation, type TranslateInput } from "./translate.ts";
 
 /** A translation as served. */
 export interface TranslationView {
@@ -71,7 +71,7 @@ export interface KbService {
   /** A deleted chunk takes the revisions holding it (erasure runs the same delete in its own transaction). */
   readonly txHook: TxHook;
   /** `POST /kcs/translate`. */
-  translate(body: unknown, o?: { actor?: string }): Promise<FiledTranslation>;
+  translate(body: TranslateInput, o?: { actor?: string }): Promise<FiledTranslation>;
   listArticles(o?: { domain?: string; after?: number; limit?: number }): Promise<{ articles: ArticleSummary[]; next_after?: number }>;
   getArticle(id: number): Promise<ArticleView>;
   /** Translations, optionally only the stale (or only the fresh) ones, or one article's. */

@@ -14,6 +14,7 @@ import type { AuditService } from "../audit/audit-service.ts";
 import { xxh3Hex } from "../core/content-hash.ts";
 import type { WriteContext } from "../ingest/context.ts";
 import type { MarkdownIngestOptions, MarkdownIngestResult } from "../ingest/ingest-markdown.ts";
+import type { MarkdownInput } from "../ingest/ingest-schema.ts";
 import { deleteMemory } from "../lifecycle/delete-memory.ts";
 import { parseMarkdown } from "../markdown/mod.ts";
 import { getChunk } from "../store/chunks.ts";
@@ -56,7 +57,7 @@ export interface SourceDeps {
   clock: () => Date;
   audit: AuditService;
   /** The markdown door (`/ingest/markdown`), stamping chunks `vault`. */
-  ingestMarkdown(body: unknown, opts: Omit<MarkdownIngestOptions, "graph">): Promise<MarkdownIngestResult>;
+  ingestMarkdown(body: MarkdownInput, opts: Omit<MarkdownIngestOptions, "graph">): Promise<MarkdownIngestResult>;
 }
 
 /** Title of a note: front matter `title`, else its first heading, else its file name. */
@@ -76,7 +77,7 @@ export function createSourceService(d: SourceDeps): SourceService {
     list: (kind, root) => listFileSources(d.db.client, kind, root),
     hashOf: (content) => xxh3Hex(content),
     async ingestFile(f) {
-      const body: Record<string, unknown> = { title: noteTitle(f.path, f.content), content: f.content };
+      const body: MarkdownInput = { title: noteTitle(f.path, f.content), content: f.content };
       if (f.domain) body.domain = f.domain;
       // One verbatim chunk per note, so front matter, wikilinks and tags export unchanged (and a note can be written back).
       const r = await d.ingestMarkdown(body, { kind: "vault", sourceLink: f.path, whole: true });

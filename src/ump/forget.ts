@@ -19,19 +19,17 @@ import { eraseInTx } from "../erasure/erase-in-tx.ts";
 import { insertTombstone } from "../store/tombstones.ts";
 import { deleteUmpRow, umpRowsOfChunk } from "../store/ump-records.ts";
 import { requireRead, requireVerb, type UmpActor } from "./actor.ts";
-import { findRecord, loadRecord, parseRecordId, type LoadedRecord } from "./load-record.ts";
+import { findRecord, loadRecord, type LoadedRecord } from "./load-record.ts";
 import { sealRecord } from "./record-rows.ts";
 import { rewriteRecords } from "./store-record.ts";
 import type { UmpDeps } from "./ump-deps.ts";
-import { umpBool, umpObject, umpString } from "./_fields.ts";
+import { parseWith } from "../core/schema.ts";
+import { UmpForgetBody, type UmpForgetInput } from "./ump-schema.ts";
 import { routedReader } from "../store/domain-dbs.ts";
 
 /** Forgets one record and its lineage. */
-export async function forget(d: UmpDeps, actor: UmpActor, raw: unknown): Promise<{ result: "tombstoned" | "erased" }> {
-  const body = umpObject(raw);
-  const id = parseRecordId(body.id);
-  const reason = umpString(body, "reason", 2048) ?? "forget";
-  const hard = umpBool(body, "hard") ?? false;
+export async function forget(d: UmpDeps, actor: UmpActor, raw: UmpForgetInput): Promise<{ result: "tombstoned" | "erased" }> {
+  const { id, reason = "forget", hard = false } = parseWith(UmpForgetBody, raw);
   const first = await loadRecord(routedReader(d.db), id);
   if (first.row.status === "tombstoned" && !hard) throw new MemoryError("not_found", "record not found", { id });
   requireRead(actor, first.record.scope);

@@ -7,15 +7,15 @@ import { MemoryError } from "../../core/errors.ts";
 import type { Memory } from "../../memory.ts";
 import { apiRouter, BEARER, createRoute, errorResponses, z } from "../api-router.ts";
 import { readJson } from "../read-json.ts";
+import { DsarBody, PurgeBody } from "../../erasure/erasure-schema.ts";
 import { AnyObject, docBody, json, jsonBody, pathParam } from "../shapes.ts";
 
-const f = (extra: Record<string, unknown>) => z.unknown().optional().openapi(extra);
-const Certificate = z.looseObject({ format: z.string(), id: z.string(), issued_at: z.string(), digest: z.string() }).openapi("ErasureCertificate");
+const Certificate = z.object({ format: z.string(), id: z.string(), issued_at: z.string(), digest: z.string() }).openapi("ErasureCertificate");
 
 const purge = createRoute({
   method: "post", path: "/purge", operationId: "purge", tags: ["governance"], security: BEARER,
   summary: "Delete chunks by id list or by owner, with tombstones and one audit row", "x-cairn-choice": "Body {ids: [integer]} or {owner} (exactly one). The owner is a chunk's meta.owner (set by doors that know one, e.g. an approved proposal's owner). One transaction: tombstones, vectors, owned relation references nulled, chunk rows, the proposals that promoted them and consolidation links touching them, one purge audit row; id lists are cut into statements of at most 900. Reply {purged, ids, proposals_deleted, missing?, audit_id?}.",
-  request: { body: jsonBody(z.looseObject({ ids: f({ type: "array", items: { type: "integer" } }), owner: f({ type: "string", maxLength: 256 }) }).openapi("PurgeRequest")) },
+  request: { body: jsonBody(PurgeBody) },
   responses: {
     200: json(z.object({
       purged: z.number().int(), ids: z.array(z.number().int()), proposals_deleted: z.number().int(), missing: z.array(z.number().int()).optional(), audit_id: z.number().int().optional(),
@@ -27,11 +27,7 @@ const purge = createRoute({
 const dsar = createRoute({
   method: "post", path: "/dsar", operationId: "dsar", tags: ["governance"], security: BEARER,
   summary: "Data-subject erasure — locate, export, purge, certificate (SPEC §1 item 6, §3)", "x-cairn-choice": "Body {owner?, email?, match? (≥3 chars), dry_run?}. Locates chunks by meta.owner or content/title containing the email or match text (ASCII case-insensitive); exports them; purges them; deletes proposals reachable through promoted_chunk_id and (content-match delete) proposals owned by the subject or whose content, title or sourcing prompt contains the email or match text; deletes graph entities whose name contains the email or match text, with their edges; all in one transaction with one erasure audit row and the stored certificate. Any failure rolls everything back and issues no certificate. Reply {dry_run, located{chunks, proposals}, export{chunks[], proposals[]}, certificate?}. Certificate (cairn-erasure-certificate/1): {format, id, issued_at, subject{fields, salt, digest}, erased{chunk_ids, proposal_ids, links, entities, relations}, digest, audit{row_id, prev_hash, row_hash}}; digest = sha256hex(JCS of the fields before digest); subject.digest = sha256hex(JCS {salt, subject}) with the email lowercased. Verify with POST /dsar/verify or `cairn verify-certificate <file>`.",
-  request: {
-    body: jsonBody(z.looseObject({
-      owner: f({ type: "string" }), email: f({ type: "string" }), match: f({ type: "string", minLength: 3 }), dry_run: f({ type: "boolean" }),
-    }).openapi("DsarRequest")),
-  },
+  request: { body: jsonBody(DsarBody) },
   responses: {
     200: json(z.object({
       dry_run: z.boolean(), located: z.object({ chunks: z.number().int(), proposals: z.number().int() }), export: AnyObject, certificate: Certificate.optional(),
@@ -62,7 +58,7 @@ const verify = createRoute({
     }),
   },
   responses: {
-    200: json(z.object({ valid: z.boolean(), checks: z.array(z.looseObject({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })) }), "Verification result"),
+    200: json(z.object({ valid: z.boolean(), checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })) }), "Verification result"),
     ...errorResponses(400, 401, 403),
   },
 });
