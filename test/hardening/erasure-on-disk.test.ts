@@ -112,6 +112,9 @@ describe("one marker through every door leaves no byte behind after an erasure (
       let s = await boot(dir, env);
       for (let i = 0; i < 10; i++) await s.req("POST", "/ingest", { title: `note ${i}`, content: `filler note number ${i} about granite cairns and trails` });
       const ids = await throughEveryDoor(s.req, s.memory, marker, { workflow, cfgDir: env.CAIRN_CONFIG_DIR!, fakes });
+      // The append-only audit log names no identifier in clear: sessions, conversations and message ids are salted hashes.
+      const audit = JSON.stringify((await s.memory.db.client.execute("SELECT actor, target, detail FROM audit_log")).rows);
+      for (const id of [ids.session, ids.umpSession, ids.conversationRef, ...ids.externalIds]) expect(audit, id).not.toContain(id);
       await s.close();
       s = await boot(dir, env);
       expect(filesHolding(data, marker).length).toBeGreaterThan(0);
