@@ -25,7 +25,7 @@ import { auditHead } from "../store/audit.ts";
 import { getChunks } from "../store/chunks.ts";
 import type { Exec } from "../store/db.ts";
 import { chunkIdsByOwner, chunkIdsMatching, deleteEntitiesWithEdges, entityIdsMatching, existingChunkIds, insertCertificate } from "../store/erasure.ts";
-import { addCounts } from "../store/erasure-bound.ts";
+import { addCounts, nonZero } from "../store/erasure-bound.ts";
 import { eraseSubjectRows, locatedCounts, locateSubjectRows } from "./subject-rows.ts";
 import { getProposals, proposalIdsMatching, proposalIdsPromotedTo } from "../store/proposals.ts";
 import { CERTIFICATE_FORMAT, certificateDigest, subjectDigest, type Certificate, type ErasureSubject } from "./certificate.ts";
@@ -102,11 +102,6 @@ function readJson(text: string): unknown {
   }
 }
 
-/** Counts with their keys in order (the certificate is canonical JSON either way; this reads better). */
-function sortedCounts(c: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(c).sort(([a], [b]) => a.localeCompare(b)));
-}
-
 /** Random hex (Web Crypto). */
 function randomHex(bytes: number): string {
   return [...crypto.getRandomValues(new Uint8Array(bytes))].map((x) => x.toString(16).padStart(2, "0")).join("");
@@ -139,7 +134,7 @@ export async function dsar(
       workflow_runs: rows.runs.map((r) => ({ id: r.id, state_json: readJson(r.stateJson), ...(r.caseJson !== null ? { case: readJson(r.caseJson) } : {}) })),
       claims: rows.claims.map((c) => ({ id: c.id, claim: readJson(c.claimJson) })),
     };
-    const located = { chunks: chunkIds.length, proposals: proposalIds.length, tables: locatedCounts(rows) };
+    const located = { chunks: chunkIds.length, proposals: proposalIds.length, tables: nonZero(locatedCounts(rows)) };
     const result: DsarResult = { dry_run: dryRun, located, export: exported };
     if (dryRun) return result;
     const now = d.ctx.clock().toISOString();
@@ -156,7 +151,7 @@ export async function dsar(
       subject: { fields: Object.keys(subject).sort(), salt, digest: subjectDigest(subject, salt) },
       erased: {
         chunk_ids: erased.chunkIds, proposal_ids: erased.proposalIds, links: erased.links, entities: graph.entities, relations: graph.relations,
-        tables: sortedCounts(tables), redacted: sortedCounts(other.redacted),
+        tables: nonZero(tables), redacted: nonZero(other.redacted),
       },
     };
     const digest = certificateDigest(body);
@@ -166,7 +161,7 @@ export async function dsar(
       detail: {
         certificate_id: body.id, certificate_digest: digest, subject_digest: body.subject.digest,
         chunks: erased.chunkIds.length, proposals: erased.proposalIds.length, links: erased.links, entities: graph.entities, relations: graph.relations,
-        tables: sortedCounts(tables), redacted: sortedCounts(other.redacted),
+        tables: nonZero(tables), redacted: nonZero(other.redacted),
       },
     });
     const certificate: Certificate = { ...body, digest, audit: { row_id: row.id, prev_hash: prev, row_hash: row.hash } };

@@ -11,7 +11,7 @@
  */
 import type { Exec } from "../store/db.ts";
 import { deleteLinksTouching } from "../store/consolidation.ts";
-import { addCounts, claimIdsCiting, deleteClaims, deleteRowsOfProposals, type TableCounts } from "../store/erasure-bound.ts";
+import { addCounts, claimIdsCiting, deleteClaims, deleteRowsOfProposals, nonZero, type TableCounts } from "../store/erasure-bound.ts";
 import { purgeChunkRows } from "../store/erasure.ts";
 import { deleteKcsOfChunks } from "../store/kcs-erasure.ts";
 import { deleteProposals, getProposals, proposalIdsPromotedTo } from "../store/proposals.ts";
@@ -22,7 +22,7 @@ export interface Erased {
   chunkIds: number[];
   proposalIds: number[];
   links: number;
-  /** Rows deleted, by table (the certificate's and the purge audit row's per-table counts). */
+  /** Rows deleted, by table, tables with none left out (the certificate's and the purge audit row's per-table counts). */
   tables: TableCounts;
 }
 
@@ -50,5 +50,5 @@ export async function eraseInTx(
   addCounts(tables, await deleteUmpRowsOfChunks(tx, chunkIds));
   // A claim states what its evidence said: once the evidence is erased the claim goes too (issue 35).
   addCounts(tables, await deleteClaims(tx, await claimIdsCiting(tx, chunkIds)));
-  return { chunkIds, proposalIds, links, tables };
+  return { chunkIds, proposalIds, links, tables: nonZero(tables) };
 }

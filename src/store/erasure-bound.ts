@@ -13,6 +13,11 @@ const marks = (n: number) => Array.from({ length: n }, () => "?").join(",");
 /** Deleted row counts by table. */
 export type TableCounts = Record<string, number>;
 
+/** The counts that are not zero, keys in order (what a reply, an audit row and a certificate list). */
+export function nonZero(c: TableCounts): TableCounts {
+  return Object.fromEntries(Object.entries(c).filter(([, n]) => n > 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
 /** Adds `more` into `into`. */
 export function addCounts(into: TableCounts, more: TableCounts): TableCounts {
   for (const [k, v] of Object.entries(more)) into[k] = (into[k] ?? 0) + v;

@@ -48,7 +48,7 @@ describe("the order of the lists an erasure reports", () => {
     t = await openTestMemory();
     const a = await ingest({ title: "A", content: "Quay 2 has a new bollard." });
     const r = await post("/purge", { ids: [9_998, a, 9_997, 9_999] });
-    expect(r.body).toEqual({ purged: 1, ids: [a], proposals_deleted: 0, missing: [9_997, 9_998, 9_999], audit_id: expect.any(Number) });
+    expect(r.body).toEqual({ purged: 1, ids: [a], proposals_deleted: 0, tables: { chunks: 1 }, missing: [9_997, 9_998, 9_999], audit_id: expect.any(Number) });
   });
 
   it("erases by owner and email at once: each chunk once, proposals in id order in the export and the certificate", async () => {
@@ -69,7 +69,7 @@ describe("the order of the lists an erasure reports", () => {
     expect(mentioning).toBeLessThan(owned);
 
     const dry = (await post("/dsar", { owner: "did:key:yara", email, dry_run: true })).body;
-    expect(dry.located).toEqual({ chunks: 3, proposals: 3 });
+    expect(dry.located).toEqual({ chunks: 3, proposals: 3, tables: {} });
     expect(dry.export.chunks.map((c: Json) => c.id)).toEqual([ownedChunk, byEmail, bothChunk].sort((x, y) => x - y));
     expect(dry.export.proposals.map((p: Json) => p.id)).toEqual([mentioning, owned, both]);
 

@@ -73,6 +73,9 @@ export async function throughEveryDoor(
   const text = (door: string) => `The ${door} door says ${marker} keeps the blue kayak at pier nine.`;
   await ok(req("POST", "/ingest", { title: `memory ${marker}`, content: text("ingest") }), "ingest");
   await ok(req("POST", "/ingest/memory", { content: text("memory") }), "ingest/memory");
+  // A domain of its own (its own database file in multi-database mode).
+  await ok(req("POST", "/domains", { name: "harbour" }), "domain");
+  const inDomain = (await ok(req("POST", "/ingest", { title: "Harbour", content: text("domain"), domain: "harbour" }), "ingest harbour")).id as number;
   await ok(req("POST", "/ingest/markdown", { title: "Kayaks", content: `# Kayak log\n\n${text("markdown")}\n` }), "ingest/markdown");
   await ok(req("POST", "/ingest/conversation", {
     session: { id: ids.session, date: "2026-05-08" },
@@ -90,7 +93,7 @@ export async function throughEveryDoor(
   await approve(req, tr.proposal_id);
   // A claim filed with the approved chunk as evidence, and verified.
   const schema = await ok(req("POST", "/workflow/claim-schemas", { name: `door.${n}.${Date.now()}`, schema: { type: "object", properties: { who: { type: "string" } } } }), "claim schema");
-  const claim = await ok(req("POST", "/workflow/claims", { schema_id: schema.schema.id, claim: { who: `${marker} at pier nine` }, evidence: [promoted] }), "claim");
+  const claim = await ok(req("POST", "/workflow/claims", { schema_id: schema.schema.id, claim: { who: `${marker} at pier nine` }, evidence: [promoted, inDomain] }), "claim");
   await ok(req("POST", `/workflow/claims/${claim.id}/verify`, {}), "verify claim");
   // A signed inbound message on a conversation no run is bound to: a capture proposal, approved into a KCS draft.
   const unbound = JSON.stringify({ envelope: { conversation_ref: "+447700900999", text: text("channel capture"), external_id: "+447700900999:1" } });

@@ -34,10 +34,11 @@ async function boot(dir: string, env: Record<string, string> = { CAIRN_DB_PATH: 
   return { memory, req, close: async () => { open.splice(open.indexOf(memory), 1); await memory.close(); } };
 }
 
-/** Every file of the store directory whose bytes contain `token` (UTF-8). */
+/** Every file under the store directory (domain databases in `domains/` too) whose bytes contain `token` (UTF-8). */
 function filesHolding(dir: string, token: string): string[] {
   const needle = Buffer.from(token, "utf8");
-  return readdirSync(dir).filter((f) => statSync(join(dir, f)).isFile() && readFileSync(join(dir, f)).includes(needle));
+  return readdirSync(dir, { recursive: true }).map(String)
+    .filter((f) => statSync(join(dir, f)).isFile() && readFileSync(join(dir, f)).includes(needle));
 }
 
 const erasures: [string, (req: Awaited<ReturnType<typeof boot>>["req"], id: number, token: string) => Promise<Response>][] = [
@@ -125,7 +126,7 @@ describe("one marker through every door leaves no byte behind after an erasure (
       expect(res.status, JSON.stringify(body)).toBe(200);
       // The erasure counts what it removed per table: the claim citing an erased chunk, the KCS translation and its proposal.
       const tables = workflow ? body.certificate.erased.tables : body.tables;
-      expect(tables).toMatchObject({ claims: 1, claim_evidence: 1, kcs_translations: 1, kcs_articles: 2 });
+      expect(tables).toMatchObject({ claims: 1, claim_evidence: 2, kcs_translations: 1, kcs_articles: 2 });
       if (workflow) {
         expect(tables.channel_out).toBe(1);
         expect(body.certificate.erased.redacted).toMatchObject({ workflow_events: 2, workflow_runs: 2 });
@@ -143,6 +144,24 @@ describe("one marker through every door leaves no byte behind after an erasure (
       expect(chain.ok).toBe(true);
     });
   }
+});
+
+describe("an erasure that reaches only workflow rows (issue 35)", () => {
+  it("POST /dsar {match} on an operator note alone: the note's text leaves the WAL at once", async () => {
+    const dir = tempDir();
+    const data = join(dir, "data");
+    const env = everyDoorEnv(dir);
+    const marker = `zqxnote${Math.random().toString(36).slice(2, 10)}`;
+    const s = await boot(dir, env);
+    const run = await (await s.req("POST", "/workflow/runs", { state_json: { case_ref: "crm:zendesk:acme:1", origin: "operator" } })).json();
+    expect((await s.req("POST", `/workflow/runs/${run.run.id}/notes`, { text: `Customer ${marker} called about the kayak.` })).status).toBe(201);
+    expect(filesHolding(data, marker).length).toBeGreaterThan(0);
+    const res = await s.req("POST", "/dsar", { match: marker });
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body.certificate.erased).toMatchObject({ chunk_ids: [], redacted: { workflow_events: 1 } });
+    expect(filesHolding(data, marker)).toEqual([]);
+  });
 });
 
 describe("store files are owner-only", () => {
