@@ -18,7 +18,7 @@
  */
 import { MemoryError } from "../core/errors.ts";
 import { eraseInTx } from "../erasure/erase-in-tx.ts";
-import { insertTombstone } from "../store/tombstones.ts";
+import { insertTombstone, softTombstoneReason } from "../store/tombstones.ts";
 import { deleteUmpRow, umpRowsOfChunk } from "../store/ump-records.ts";
 import { requireRead, requireVerb, type UmpActor } from "./actor.ts";
 import { findRecord, loadRecord, parseRecordId, type LoadedRecord } from "./load-record.ts";
@@ -72,7 +72,7 @@ async function tombstone(d: UmpDeps, lineage: LoadedRecord[], reasonRef: string,
     async (tx) => {
       const at = d.clock().toISOString();
       for (const l of live) {
-        await insertTombstone(tx, { chunkId: l.row.chunkId, domain: l.domain, contentHash: l.contentHash, reason: `ump_forget ${l.record.id}`, deletedAt: at });
+        await insertTombstone(tx, { chunkId: l.row.chunkId, domain: l.domain, contentHash: l.contentHash, reason: softTombstoneReason("ump_forget", l.record.id), deletedAt: at });
       }
     });
 }
