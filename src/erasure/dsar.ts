@@ -27,6 +27,7 @@ import type { Exec } from "../store/db.ts";
 import { chunkIdsByOwner, chunkIdsMatching, deleteEntitiesWithEdges, entityIdsMatching, existingChunkIds, insertCertificate } from "../store/erasure.ts";
 import { addCounts, nonZero } from "../store/erasure-bound.ts";
 import { eraseSubjectRows, locatedCounts, locateSubjectRows } from "./subject-rows.ts";
+import { auditRowsNaming } from "../store/erasure-match.ts";
 import { getProposals, proposalIdsMatching, proposalIdsPromotedTo } from "../store/proposals.ts";
 import { CERTIFICATE_FORMAT, certificateDigest, subjectDigest, type Certificate, type ErasureSubject } from "./certificate.ts";
 import { eraseInTx } from "./erase-in-tx.ts";
@@ -144,6 +145,8 @@ export async function dsar(
     for (const n of entityNeedles(needles)) for (const id of await entityIdsMatching(tx, n)) entityIds.add(id);
     const graph = await deleteEntitiesWithEdges(tx, [...entityIds].sort((a, b) => a - b));
     const other = await eraseSubjectRows(tx, rows, needles);
+    // The audit log is append-only and hash-chained: rows written before identifiers were hashed keep them. Counted, not hidden.
+    const retained = nonZero({ audit_log: await auditRowsNaming(tx, needles) });
     const tables = addCounts(addCounts({ ...erased.tables }, other.deleted), { entities: graph.entities, relations: graph.relations });
     const salt = randomHex(16);
     const body: Omit<Certificate, "digest" | "audit"> = {
@@ -151,7 +154,7 @@ export async function dsar(
       subject: { fields: Object.keys(subject).sort(), salt, digest: subjectDigest(subject, salt) },
       erased: {
         chunk_ids: erased.chunkIds, proposal_ids: erased.proposalIds, links: erased.links, entities: graph.entities, relations: graph.relations,
-        tables: nonZero(tables), redacted: nonZero(other.redacted),
+        tables: nonZero(tables), redacted: nonZero(other.redacted), retained,
       },
     };
     const digest = certificateDigest(body);
@@ -161,7 +164,7 @@ export async function dsar(
       detail: {
         certificate_id: body.id, certificate_digest: digest, subject_digest: body.subject.digest,
         chunks: erased.chunkIds.length, proposals: erased.proposalIds.length, links: erased.links, entities: graph.entities, relations: graph.relations,
-        tables: nonZero(tables), redacted: nonZero(other.redacted),
+        tables: nonZero(tables), redacted: nonZero(other.redacted), retained,
       },
     });
     const certificate: Certificate = { ...body, digest, audit: { row_id: row.id, prev_hash: prev, row_hash: row.hash } };

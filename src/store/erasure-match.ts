@@ -118,3 +118,10 @@ export async function redactTombstoneReasons(ex: Exec, needles: readonly string[
   if (!m) return 0;
   return (await localOf(ex).execute({ sql: `UPDATE tombstones SET reason = 'erasure' WHERE ${m.sql}`, args: m.args })).rowsAffected;
 }
+
+/** Audit rows whose actor, target or detail contains a needle: append-only, so an erasure counts them and leaves them. */
+export async function auditRowsNaming(ex: Exec, needles: readonly string[]): Promise<number> {
+  const m = matchWhere(["actor", "target", "detail"], needles);
+  if (!m) return 0;
+  return Number((await ex.execute({ sql: `SELECT COUNT(*) AS n FROM audit_log WHERE ${m.sql}`, args: m.args })).rows[0].n);
+}

@@ -86,3 +86,17 @@ describe("the order of the lists an erasure reports", () => {
     expect(out.export.proposals).toEqual([{ id: p, status: "pending", content: "Ask lena.b@example.com about the spare oars.", domain: "global", created_at: expect.any(String) }]);
   });
 });
+
+describe("what an erasure cannot change (issue 35)", () => {
+  it("counts audit rows that already name the match text as retained, leaves them as written, and the chain verifies", async () => {
+    t = await openTestMemory();
+    // A row as an older version wrote it, with an identifier in clear (today a salted hash is written instead).
+    await t.memory.audit.record({ action: "ingest_conversation", detail: { session: "standup of Ruth Okafor" } });
+    await ingest({ title: "Standup", content: "Ruth Okafor leads the Tuesday standup." });
+    const cert = (await post("/dsar", { match: "ruth okafor" })).body.certificate;
+    expect(cert.erased).toMatchObject({ tables: { chunks: 1 }, retained: { audit_log: 1 } });
+    expect((await post("/dsar/verify", cert)).body.valid).toBe(true);
+    expect(JSON.stringify(await sql(t.dbPath, "SELECT detail FROM audit_log"))).toContain("standup of Ruth Okafor");
+    expect((await (await t.req("GET", "/audit/verify")).json()).ok).toBe(true);
+  });
+});
