@@ -45,6 +45,7 @@ import type { ConnectorService } from "./connectors/connector-service.ts";
 import type { ConnectorFiles } from "./connectors/config-files.ts";
 import type { ChangeFeed } from "./changefeed/change-feed.ts";
 import type { DomainPlaces } from "./domains/open-domain-dbs.ts";
+import type { PostureWarning, PostureWarnings } from "./ops/boot-warnings.ts";
 
 /** What the runtime provides (STYLE rule 5: runtime code stays in src/runtime/). */
 export interface MemoryPorts {
@@ -85,6 +86,8 @@ export interface MemoryPorts {
   umpKey?: () => Uint8Array | undefined;
   /** This node's default name when `CAIRN_NODE_ID` is unset (the runtime passes host name and pid; issue 20). */
   nodeId?: string;
+  /** Parts that failed open at boot (a rerank model that would not load), listed on `/health/db` as `warnings`. */
+  bootWarnings?: readonly PostureWarning[];
 }
 
 /** The services every binding calls. */
@@ -135,6 +138,8 @@ export interface Memory {
   shutdownReport(): Promise<ShutdownReport>;
   /** Authentication, authorization, rate limits, metrics and watchdogs (SPEC §5, §8; issue 8). */
   readonly security: SecurityServices;
+  /** Posture warnings shown on `/health/db` (boot fail-open parts, sharp defaults in use). */
+  readonly warnings: PostureWarnings;
   /** Opt-in outbound webhooks: system alerts and the erasure event port (SPEC §6; issue 8). */
   readonly webhooks: OptInWebhooks;
   /** Registers a listener called after every committed erasure (the erasure webhook is one). */

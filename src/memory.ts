@@ -66,6 +66,7 @@ import { createMultiDbMigration, type MultiDbMigration } from "./domains/migrate
 import { firstShardedDomain, storedVectorSpec } from "./store/move-domain.ts";
 import { MemoryError } from "./core/errors.ts";
 import type { Memory, MemoryPorts } from "./memory-types.ts";
+import { createPostureWarnings } from "./ops/boot-warnings.ts";
 export type { Memory, MemoryPorts } from "./memory-types.ts";
 
 /** Opens the store and builds the services. */
@@ -97,6 +98,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   // Every chunk write and delete records one audit row in its own transaction (SPEC §1 item 5).
   const write: WriteContext = { db, clock, embedder: ports.embedder, indexHooks: [], txHooks: [audit.hook], maxDocs: config.maxDocs,
     injectionPolicy: config.injectionPolicy, classifier: ports.injectionClassifier, textWork: ports.textWork };
+  const warnings = createPostureWarnings(ports.bootWarnings);
   const healthDeps: HealthDeps = {
     db, rssBytes: ports.rssBytes,
     // SPEC §1 Trust rules: the rules always run; the optional local classifier is "on" once loaded, else "absent".
@@ -104,7 +106,14 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
       injection_classifier: ports.injectionClassifier ? "on" : "absent", injection_classifier_loaded: ports.injectionClassifier !== undefined,
       injection_screen: ports.injectionClassifier ? "rules+classifier" : "rules",
       injection_policy: config.injectionPolicy, allow_policy_bypasses: false,
-    })],
+      // SPEC §1 step 5: the rerank tier fails open; `rerank_model` says whether a configured cross-encoder loaded.
+      rerank_tier: ports.crossEncoder ? "cross_encoder" : "builtin",
+      rerank_model: ports.crossEncoder ? "loaded" : config.rerankModelDir ? "failed" : "absent",
+      roleless_posture: config.auth.rolelessPosture,
+    }), () => {
+      const list = warnings.list();
+      return list.length ? { warnings: list } : {};
+    }],
     limits: { maxDocs: config.maxDocs, maxDbMib: config.maxDbMib, maxRssMib: config.maxRssMib },
   };
   const domains = createDomainService(db, clock, (ids) => {
@@ -319,7 +328,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     healthDb: () => healthDb(healthDeps),
     stats: () => stats(healthDeps),
     ready: async () => ({ ready: !closed && (await health(db)).status === "ok" }),
-    security, webhooks,
+    security, webhooks, warnings,
     onErasure: (l) => webhooks.onErasure(l),
     emitErasure: (n) => webhooks.emitErasure(n),
     log,

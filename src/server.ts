@@ -57,7 +57,8 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
   const embedder = await loadEmbedder(config);
   // Issue 25: the batch screen and embedding on worker threads (started by the first large batch).
   const textWork = await loadTextPool(config, embedder);
-  const crossEncoder = await loadCrossEncoder(config);
+  const { crossEncoder, warning: rerankWarning } = await loadCrossEncoder(config);
+  if (rerankWarning) console.warn(JSON.stringify({ level: "warn", code: "rerank_model_unavailable", message: rerankWarning }));
   const injectionClassifier = await loadInjectionClassifier(config);
   // SPEC §5 item 5: the operator key is re-read on every use, so rotation applies at once; an insecure key file refuses boot.
   const keyring = dirKeyring(config.umpKeyDir);
@@ -66,6 +67,7 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
     rssBytes, embedder, textWork, crossEncoder, injectionClassifier, snapshots, readSecretFile, resolveHost, exit: exitProcess, umpKey: () => keyring.currentSync(),
     pid: processId(), pidAlive: processAlive, connectorFiles, nodeId: `${await hostName()}-${processId()}`,
     domainFiles: domainFilesBeside(config.dbPath),
+    bootWarnings: rerankWarning ? [{ code: "rerank_model_unavailable", message: rerankWarning }] : [],
   });
 }
 
@@ -84,6 +86,10 @@ export async function bootServer(env: Record<string, string | undefined>, portOv
     // SPEC §3: this process now serves the store; a clean close stamps it clean, a boot that finds it running reports unclean.
     const last = await memory.markServing();
     if (last.last_shutdown === "unclean") console.warn(JSON.stringify({ level: "warn", message: "last shutdown was unclean: run `cairn check-consistency`" }));
+    // SPEC §5 item 3: with JWTs, the default roleless posture admits a token without roles to every route, admin ones included.
+    if ((config.auth.jwtSecretFile || config.auth.jwtPublicKeyFile) && config.auth.rolelessPosture === "pass") {
+      console.warn(JSON.stringify({ level: "warn", code: "roleless_posture_pass", message: "CAIRN_RBAC_ROLELESS_POSTURE=pass: a JWT with no roles reaches every route, admin ones included; set it to deny to refuse roleless tokens" }));
+    }
     await memory.ump.sweepRetention();
     // `/openapi.yaml` is generated from the route declarations (issue 21), so nothing is read from disk.
     const app = createApp(memory);

@@ -24,8 +24,10 @@ export interface ConnectorView {
   kind: string;
   instance: string;
   state: ConnectorRow["state"];
-  last_sync_at: string | null;
-  last_error: string | null;
+  /** Omitted until the first complete sync (SPEC §4: optional fields are omitted, never null). */
+  last_sync_at?: string;
+  /** Omitted unless the last sync failed. */
+  last_error?: string;
   records_total: number;
   resumable: boolean;
 }
@@ -58,7 +60,8 @@ export interface ConnectorDeps {
 
 function view(r: ConnectorRow): ConnectorView {
   return {
-    id: r.id, kind: r.kind, instance: r.instance, state: r.state, last_sync_at: r.last_sync_at, last_error: r.last_error,
+    id: r.id, kind: r.kind, instance: r.instance, state: r.state,
+    ...(r.last_sync_at !== null ? { last_sync_at: r.last_sync_at } : {}), ...(r.last_error !== null ? { last_error: r.last_error } : {}),
     records_total: r.records_total, resumable: r.cursor !== null,
   };
 }

@@ -77,8 +77,12 @@ const booted = await bootServer({
 const base = `http://127.0.0.1:${booted.server.port}`;
 const op = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
 const logs: string[] = [];
+// The gateway, like the service, never binds a random port (SPEC §1 Runtime rules): take a free one first.
+const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+const gwPort = (probe.addr as Deno.NetAddr).port;
+probe.close();
 const gwConfig = await file("gateway.json", JSON.stringify({
-  server: { bind: "127.0.0.1", port: 0 },
+  server: { bind: "127.0.0.1", port: gwPort },
   signal_cli: { socket: socketPath },
   service: { base_url: base, webhook_secret_file: await file("gw.secret", SECRET) },
   bridge_config_path: await file("gw-bridge.signal.json", BRIDGE),

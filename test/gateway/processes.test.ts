@@ -51,7 +51,7 @@ async function until<T>(what: string, fn: () => Promise<T | undefined>, out: () 
 }
 function gatewayConfig(dir: string, o: { servicePort: number; rpcUrl?: string; signalCli?: Record<string, unknown>; port?: number; server?: Record<string, unknown> }, mode = 0o600): string {
   return ownerOnly(join(dir, "gateway.json"), JSON.stringify({
-    server: { bind: "127.0.0.1", port: o.port ?? 0, ...o.server },
+    server: { bind: "127.0.0.1", port: o.port ?? 18080, ...o.server },
     signal_cli: o.signalCli ?? { rpc_url: o.rpcUrl },
     service: { base_url: `http://127.0.0.1:${o.servicePort}`, webhook_secret_file: ownerOnly(join(dir, "gw.secret"), WEBHOOK_SECRET) },
     bridge_config_path: ownerOnly(join(dir, "gw-bridge.signal.json"), BRIDGE_TEXT),
