@@ -11,17 +11,18 @@
  * | workflow_events | payload strings naming the subject become `[erased]` (the event, its type and its audit link stay) |
  * | workflow_runs | the same in `state_json` and `case_json`; a matching bound conversation is unbound |
  * | channel_out, channel_messages | deleted (text, conversation or message id names the subject) |
- * | claims (+ claim_evidence) | deleted |
+ * | claims (+ claim_evidence, batch membership) | deleted |
+ * | claim_batches (+ members) | deleted (name names the subject; the member claims stay) |
  * | kcs_translations, kcs_revisions | deleted (an emptied article with its translations) |
  * | ump_feedback | deleted (session or actor names the subject) |
  * | file_sources (+ links) | deleted (path or record id names the subject) |
  * | tombstones | a reason naming the subject (free text of older forgets) becomes `erasure` |
  */
 import type { Exec } from "../store/db.ts";
-import { addCounts, deleteClaims, deleteRowsOfProposals, type TableCounts } from "../store/erasure-bound.ts";
+import { addCounts, deleteClaimBatches, deleteClaims, deleteRowsOfProposals, type TableCounts } from "../store/erasure-bound.ts";
 import { deleteProposals } from "../store/proposals.ts";
 import {
-  channelMessagesMatching, channelOutMatching, claimsMatching, deleteIds, eventsMatching, fileSourcesMatching, redactTombstoneReasons,
+  channelMessagesMatching, channelOutMatching, claimBatchesMatching, claimsMatching, deleteIds, eventsMatching, fileSourcesMatching, redactTombstoneReasons,
   runsMatching, setEventPayload, setRunErased, umpChunksMatching, umpFeedbackMatching, type RunText,
 } from "../store/erasure-match.ts";
 import { deleteKcsMatching, kcsProposalsMatching, kcsRevisionChunksMatching } from "../store/kcs-erasure.ts";
@@ -36,6 +37,7 @@ export interface SubjectRows {
   channelOut: number[];
   channelMessages: number[];
   claims: { id: number; claimJson: string }[];
+  claimBatches: number[];
   fileSources: number[];
   feedback: number[];
 }
@@ -52,6 +54,7 @@ export async function locateSubjectRows(tx: Exec, needles: readonly string[]): P
     channelOut: out.map((o) => o.id),
     channelMessages: await channelMessagesMatching(tx, needles),
     claims: await claimsMatching(tx, needles),
+    claimBatches: await claimBatchesMatching(tx, needles),
     fileSources: files.ids,
     feedback: await umpFeedbackMatching(tx, needles),
   };
@@ -61,7 +64,7 @@ export async function locateSubjectRows(tx: Exec, needles: readonly string[]): P
 export function locatedCounts(r: SubjectRows): TableCounts {
   return {
     workflow_events: r.events.length, workflow_runs: r.runs.length, channel_out: r.channelOut.length, channel_messages: r.channelMessages.length,
-    claims: r.claims.length, file_sources: r.fileSources.length, ump_feedback: r.feedback.length,
+    claims: r.claims.length, claim_batches: r.claimBatches.length, file_sources: r.fileSources.length, ump_feedback: r.feedback.length,
   };
 }
 
@@ -87,6 +90,7 @@ export async function eraseSubjectRows(tx: Exec, r: SubjectRows, needles: readon
   addCounts(deleted, { channel_out: await deleteIds(tx, "channel_out", r.channelOut) });
   addCounts(deleted, { channel_messages: await deleteIds(tx, "channel_messages", r.channelMessages) });
   addCounts(deleted, await deleteClaims(tx, r.claims.map((c) => c.id)));
+  addCounts(deleted, await deleteClaimBatches(tx, r.claimBatches));
   const kcs = await deleteKcsMatching(tx, needles);
   addCounts(deleted, kcs.counts);
   // An article emptied here (a revision that held no chunk) takes its translations' proposals along.

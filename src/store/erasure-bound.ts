@@ -3,7 +3,7 @@
  * them in the same transaction, every id list cut at 900 (SPEC §8). A `channel/out` envelope, an inbound channel
  * message, a merge suggestion and a KCS translation (and its request) are bound to their proposal: its text is the
  * proposal's text, or it names the conversation the proposal came from. A claim cites chunks as evidence: once its
- * evidence is erased the claim, whose JSON states what the evidence said, goes too.
+ * evidence is erased the claim, whose JSON states what the evidence said, goes too, out of any claim batch it was in.
  */
 import type { Exec } from "./db.ts";
 import { idParts } from "./erasure.ts";
@@ -51,10 +51,30 @@ export async function claimIdsCiting(ex: Exec, chunkIds: readonly number[]): Pro
   return [...out].sort((a, b) => a - b);
 }
 
-/** Deletes claims with their evidence rows. */
+/** Deletes claims with their evidence rows and batch memberships; a batch left with no member goes too. */
 export async function deleteClaims(ex: Exec, claimIds: readonly number[]): Promise<TableCounts> {
-  return {
+  const batches = new Set<number>();
+  for (const part of idParts(claimIds)) {
+    const rs = await ex.execute({ sql: `SELECT DISTINCT batch_id FROM claim_batch_members WHERE claim_id IN (${marks(part.length)})`, args: part });
+    for (const r of rs.rows) batches.add(Number(r.batch_id));
+  }
+  const out: TableCounts = {
     claim_evidence: await deleteWhereIn(ex, "claim_evidence", "claim_id", claimIds),
+    claim_batch_members: await deleteWhereIn(ex, "claim_batch_members", "claim_id", claimIds),
     claims: await deleteWhereIn(ex, "claims", "id", claimIds),
+  };
+  let n = 0;
+  for (const id of batches) {
+    n += (await ex.execute({ sql: "DELETE FROM claim_batches WHERE id = ? AND NOT EXISTS (SELECT 1 FROM claim_batch_members WHERE batch_id = ?)", args: [id, id] })).rowsAffected;
+  }
+  out.claim_batches = n;
+  return out;
+}
+
+/** Deletes claim batches with their member rows (the claims stay). */
+export async function deleteClaimBatches(ex: Exec, batchIds: readonly number[]): Promise<TableCounts> {
+  return {
+    claim_batch_members: await deleteWhereIn(ex, "claim_batch_members", "batch_id", batchIds),
+    claim_batches: await deleteWhereIn(ex, "claim_batches", "id", batchIds),
   };
 }

@@ -81,6 +81,11 @@ export async function claimsMatching(ex: Exec, needles: readonly string[]): Prom
   return (await select(ex, "claims", "id, claim_json", ["claim_json", "reasons_json"], needles)).map((r) => ({ id: Number(r.id), claimJson: String(r.claim_json) }));
 }
 
+/** Claim batches whose name contains a needle. */
+export async function claimBatchesMatching(ex: Exec, needles: readonly string[]): Promise<number[]> {
+  return (await select(ex, "claim_batches", "id", ["name"], needles)).map((r) => Number(r.id));
+}
+
 /** Chunk ids of UMP records whose record JSON (title, scope, tags: everything but the text) contains a needle. */
 export async function umpChunksMatching(ex: Exec, needles: readonly string[]): Promise<number[]> {
   return [...new Set((await select(ex, "ump_records", "chunk_id", ["record", "owner", "agent", "project"], needles)).map((r) => Number(r.chunk_id)))];

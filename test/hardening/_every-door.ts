@@ -98,6 +98,8 @@ export async function throughEveryDoor(
   const schema = await ok(req("POST", "/workflow/claim-schemas", { name: `door.${n}.${Date.now()}`, schema: { type: "object", properties: { who: { type: "string" } } } }), "claim schema");
   const claim = await ok(req("POST", "/workflow/claims", { schema_id: schema.schema.id, claim: { who: `${marker} at pier nine` }, evidence: [promoted, inDomain] }), "claim");
   await ok(req("POST", `/workflow/claims/${claim.id}/verify`, {}), "verify claim");
+  // A claim batch holding it (named after the marker where a DSAR can reach the name).
+  await ok(req("POST", "/workflow/claim-batches", { name: o.workflow ? `batch.${marker}` : "kayak.batch", claim_ids: [claim.id] }), "claim batch");
   // A signed inbound message on a conversation no run is bound to: a capture proposal, approved into a KCS draft.
   const unbound = JSON.stringify({ envelope: { conversation_ref: "+447700900999", text: text("channel capture"), external_id: "+447700900999:1" } });
   ids.externalIds.push("+447700900999:1");

@@ -81,7 +81,7 @@ describe("erased text leaves the database, its WAL and the side files", () => {
 async function servedText(req: Awaited<ReturnType<typeof boot>>["req"], ids: DoorIds): Promise<string> {
   const paths = [
     "/workflow/events?limit=1000", "/proposals?limit=100", "/proposals?status=approved&limit=100", "/kcs/articles", "/kcs/translations",
-    "/workflow/claims?limit=1000", "/export?format=ump", "/export", "/audit?limit=1000", "/quarantine",
+    "/workflow/claims?limit=1000", "/workflow/claim-batches?limit=1000", "/export?format=ump", "/export", "/audit?limit=1000", "/quarantine",
     ...(ids.runId !== undefined ? [`/workflow/runs/${ids.runId}`] : []),
   ];
   let all = "";
@@ -126,7 +126,7 @@ describe("one marker through every door leaves no byte behind after an erasure (
       expect(res.status, JSON.stringify(body)).toBe(200);
       // The erasure counts what it removed per table: the claim citing an erased chunk, the KCS translation and its proposal.
       const tables = workflow ? body.certificate.erased.tables : body.tables;
-      expect(tables).toMatchObject({ claims: 1, claim_evidence: 2, kcs_translations: 1, kcs_articles: 2 });
+      expect(tables).toMatchObject({ claims: 1, claim_evidence: 2, claim_batch_members: 1, claim_batches: 1, kcs_translations: 1, kcs_articles: 2 });
       if (workflow) {
         expect(tables.channel_out).toBe(1);
         expect(body.certificate.erased.redacted).toMatchObject({ workflow_events: 2, workflow_runs: 2 });
