@@ -71,6 +71,8 @@ export interface MemoryPorts {
   readSecretFile?: ReadSecretFile;
   /** DNS for the outbound client; without it only IP-literal destinations resolve. */
   resolveHost?: (host: string) => Promise<string[]>;
+  /** A fetch bound to checked addresses (SPEC §5 item 12: no second lookup); without it host names are refused. */
+  pinnedFetch?: (addresses: readonly string[]) => typeof fetch;
   /** Ends the process (RSS watchdog under CAIRN_RSS_RESTART=1); without it the watchdog only logs. */
   exit?: (code: number) => void;
   /** Operational log sink; defaults to console. */

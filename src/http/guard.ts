@@ -22,7 +22,7 @@ import { verifyWebhook } from "../outbound/webhook-signature.ts";
 import { endpointOf, paramsOf } from "./endpoint.ts";
 import { GATES, gateKey, isPublicKey } from "./gates.ts";
 import { checkBodyType, checkHostAndOrigin, hasBody } from "./browser-posture.ts";
-import { limitBody } from "./too-large.ts";
+import { limitBody } from "../limits/body-limit.ts";
 import { mediaTypeOf } from "./media-types.ts";
 import { requireWellFormedJson } from "./well-formed.ts";
 import "./principal.ts";
