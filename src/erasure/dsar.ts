@@ -8,8 +8,12 @@
  * content-match delete over proposals (owned by the subject, or whose
  * content, title or sourcing prompt contains the email or match text),
  * deletes the consolidation links touching the chunks and the graph
- * entities whose name contains the email or match text (with their edges), appends the
- * `erasure` audit row and stores the certificate. Any failure rolls the
+ * entities whose name contains the email or match text (with their edges),
+ * reaches every other table that can name the subject (`subject-rows.ts`;
+ * issue 35: workflow events and runs redacted in place, channel rows,
+ * claims, KCS translations, UMP feedback, file sources), counts the audit
+ * rows it may not change (`retained`), appends the `erasure` audit row and
+ * stores the certificate with rows per table. Any failure rolls the
  * whole erasure back, and no certificate exists. `dry_run` locates and
  * exports only: nothing is deleted, audited or certified.
  */
