@@ -16,7 +16,7 @@
  * | kcs_translations, kcs_revisions | deleted (an emptied article with its translations) |
  * | ump_feedback | deleted (session or actor names the subject) |
  * | file_sources (+ links) | deleted (path or record id names the subject) |
- * | tombstones | a reason naming the subject (free text of older forgets) becomes `erasure` |
+ * | tombstones | a reason carrying an older hard forget's free text that names the subject becomes `ump_forget` |
  */
 import type { Exec } from "../store/db.ts";
 import { addCounts, deleteClaimBatches, deleteClaims, deleteRowsOfProposals, type TableCounts } from "../store/erasure-bound.ts";

@@ -117,11 +117,16 @@ export async function umpFeedbackMatching(ex: Exec, needles: readonly string[]):
   return (await select(ex, "ump_feedback", "id", ["session", "actor"], needles)).map((r) => Number(r.id));
 }
 
-/** Tombstone reasons containing a needle (free text from older forgets) become `erasure`; returns rows rewritten. */
+/**
+ * Tombstone reasons that carry a client's free text naming the subject — a hard UMP forget before issue 35 stored
+ * `ump_forget: <reason>` — become `ump_forget`, as they are written now; returns rows rewritten. Every other reason is
+ * written by Cairn (a fixed word, or a soft tombstone's record id) and is left as it is.
+ */
 export async function redactTombstoneReasons(ex: Exec, needles: readonly string[]): Promise<number> {
   const m = matchWhere(["reason"], needles);
   if (!m) return 0;
-  return (await localOf(ex).execute({ sql: `UPDATE tombstones SET reason = 'erasure' WHERE ${m.sql}`, args: m.args })).rowsAffected;
+  const sql = `UPDATE tombstones SET reason = 'ump_forget' WHERE reason LIKE 'ump\\_forget: %' ESCAPE '\\' AND ${m.sql}`;
+  return (await localOf(ex).execute({ sql, args: m.args })).rowsAffected;
 }
 
 /** Audit rows whose actor, target or detail contains a needle: append-only, so an erasure counts them and leaves them. */

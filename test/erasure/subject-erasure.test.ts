@@ -1,3 +1,4 @@
+import { createClient } from "@libsql/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { ingestId, type Json, postJson } from "../_helpers/json-calls.ts";
 import { openTestMemory, type TestMemory } from "../_helpers/memory.ts";
@@ -88,6 +89,21 @@ describe("the order of the lists an erasure reports", () => {
 });
 
 describe("what an erasure cannot change (issue 35)", () => {
+  it("rewrites an older hard forget's free-text tombstone reason naming the subject, and no reason Cairn wrote itself", async () => {
+    t = await openTestMemory();
+    const c = createClient({ url: `file:${t.dbPath}` });
+    for (const reason of ["ump_forget: Ruth Okafor asked us to forget", "ump_forget urn:ump:ruthokaforx", "purge"]) {
+      await c.execute({ sql: "INSERT INTO tombstones (chunk_id, domain, content_hash, reason, deleted_at) VALUES (77, 'global', 'x', ?, 'now')", args: [reason] });
+    }
+    c.close();
+    // "okafor" is in the soft tombstone's record id too: that reason is Cairn's own and stays.
+    const cert = (await post("/dsar", { match: "okafor" })).body.certificate;
+    expect(cert.erased.redacted).toEqual({ tombstones: 1 });
+    expect((await sql(t.dbPath, "SELECT reason FROM tombstones ORDER BY id")).map((r) => r.reason)).toEqual(["ump_forget", "ump_forget urn:ump:ruthokaforx", "purge"]);
+    // A match on a word Cairn writes changes nothing.
+    expect((await post("/dsar", { match: "purge" })).body.certificate.erased.redacted).toEqual({});
+  });
+
   it("counts audit rows that already name the match text as retained, leaves them as written, and the chain verifies", async () => {
     t = await openTestMemory();
     // A row as an older version wrote it, with an identifier in clear (today a salted hash is written instead).
