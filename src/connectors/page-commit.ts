@@ -84,6 +84,9 @@ export async function commitPage(
     chunks.push(...prep.chunks);
   }
 
+  // Paths may name a person (a vault note, a vendor item): the append-only audit row keeps their salted hash (issue 35).
+  const pathRefs = new Map<string, string>();
+  for (const s of spans) pathRefs.set(s.path, await d.audit.ref("path", s.path));
   const after = async (tx: Exec, ids: number[]) => {
     const at = d.write.clock().toISOString();
     for (const s of spans) {
@@ -93,7 +96,7 @@ export async function commitPage(
       await setSourceChunks(tx, sourceId, linked);
       await d.audit.append(tx, {
         action: "connector_record", target: `source:${sourceId}`,
-        detail: { connector: label, path: s.path, rev: s.rev, previous_rev: prior?.rev ?? null, chunks: linked },
+        detail: { connector: label, path_ref: pathRefs.get(s.path), rev: s.rev, previous_rev: prior?.rev ?? null, chunks: linked },
       });
       counts[prior ? "revised" : "created"]++;
     }

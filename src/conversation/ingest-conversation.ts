@@ -67,6 +67,8 @@ interface Turn {
 /** Options (the turn window is varied by the tuning script; serving uses the default). */
 export interface ConversationOptions {
   window?: TurnWindow;
+  /** The audit log's identifier hasher: the session id is recorded as a salted hash (issue 35; src/audit/identifier-ref.ts). */
+  auditRef?: (kind: string, value: string) => Promise<string>;
 }
 
 /** Ingests one conversation session. */
@@ -105,7 +107,9 @@ export async function ingestConversation(ctx: WriteContext, raw: ConversationInp
   }
   const chunks: NewChunk[] = [];
   for (const r of rendered) chunks.push(await chunkOf(r, session, day, domain));
-  const outs = chunks.length ? await writeChunks(ctx, chunks, undefined, "ingest_conversation", { session: session.id }) : [];
+  // The append-only audit row names the session by its salted hash only: an erasure could not reach an id in clear.
+  const sessionRef = o.auditRef ? { session_ref: await o.auditRef("session", session.id) } : {};
+  const outs = chunks.length ? await writeChunks(ctx, chunks, undefined, "ingest_conversation", sessionRef) : [];
   outs.forEach((out, j) => {
     const res: TurnResult = { id: out.id, status: out.status };
     if (out.chunk.flagged) res.flagged = true;

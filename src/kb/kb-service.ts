@@ -13,9 +13,10 @@ import type { DecisionHook } from "../review/decision-hooks.ts";
 import type { TxHook } from "../ingest/ports.ts";
 import type { Db } from "../store/db.ts";
 import {
-  currentRevisions, deleteKcsOfChunks, getArticle, getRevision, latestStoredTime, listArticles, listRevisions, listTranslations, translationsByFreshness,
+  currentRevisions, getArticle, getRevision, latestStoredTime, listArticles, listRevisions, listTranslations, translationsByFreshness,
   type ArticleRow, type RevisionRow, type TranslationRow,
 } from "../store/kcs.ts";
+import { deleteKcsOfChunks } from "../store/kcs-erasure.ts";
 import { captureArticleHook } from "./capture-article.ts";
 import { fileTranslation, translationHook, TRANSLATE_DOOR, type FiledTranslation, type TranslateInput } from "./translate.ts";
 

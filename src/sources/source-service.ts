@@ -84,33 +84,37 @@ export function createSourceService(d: SourceDeps): SourceService {
       const out: FileIngest = { sourceId: 0, chunkIds: r.chunks.map((c) => c.id), created: 0, duplicate: 0 };
       for (const c of r.chunks) out[c.status === "created" ? "created" : "duplicate"]++;
       const hash = await xxh3Hex(f.content);
+      const pathRef = await d.audit.ref("path", f.path);
       out.sourceId = await d.db.write(async (tx) => {
         const id = await upsertFileSource(tx, { kind: f.kind, root: f.root, path: f.path, hash, at: now() });
         await setSourceChunks(tx, id, out.chunkIds);
-        await d.audit.append(tx, { action: "source_ingest", target: `source:${id}`, detail: { kind: f.kind, path: f.path, hash, chunks: out.chunkIds } });
+        await d.audit.append(tx, { action: "source_ingest", target: `source:${id}`, detail: { kind: f.kind, path_ref: pathRef, hash, chunks: out.chunkIds } });
         return id;
       });
       return out;
     },
     async linkRecordFile(f) {
       const hash = await xxh3Hex(f.content);
+      const pathRef = await d.audit.ref("path", f.path);
       await d.db.write(async (tx) => {
         const id = await upsertFileSource(tx, { kind: f.kind, root: f.root, path: f.path, hash, recordId: f.recordId, at: now() });
         await setSourceChunks(tx, id, []);
-        await d.audit.append(tx, { action: "source_record", target: `source:${id}`, detail: { kind: f.kind, path: f.path, hash, record: f.recordId } });
+        await d.audit.append(tx, { action: "source_record", target: `source:${id}`, detail: { kind: f.kind, path_ref: pathRef, hash, record: f.recordId } });
       });
     },
     async moveFile(s, to) {
+      const refs = { from_ref: await d.audit.ref("path", s.path), to_ref: await d.audit.ref("path", to) };
       await d.db.write(async (tx) => {
         await moveFileSource(tx, s.id, to, now());
-        await d.audit.append(tx, { action: "source_move", target: `source:${s.id}`, detail: { from: s.path, to } });
+        await d.audit.append(tx, { action: "source_move", target: `source:${s.id}`, detail: refs });
       });
     },
     async deleteFile(s) {
+      const pathRef = await d.audit.ref("path", s.path);
       await d.db.write(async (tx) => {
         const chunks = await chunksOfSource(tx, s.id);
         await markFileSourceDeleted(tx, s.id, now());
-        await d.audit.append(tx, { action: "source_delete", target: `source:${s.id}`, detail: { path: s.path, chunks } });
+        await d.audit.append(tx, { action: "source_delete", target: `source:${s.id}`, detail: { path_ref: pathRef, chunks } });
       });
     },
     async reconcile() {
