@@ -59,7 +59,7 @@ async function ask(label: string, size: number, memory: Memory, docOf: Map<numbe
   for (const q of queries) {
     const served = await memory.recall({ query: q.text, limit: 10 });
     const open = await memory.recall({ query: q.text, limit: 10, abstain: false, provenance: true });
-    const hits = open.hits as { id: number; score: number; provenance: { fts_rank?: number; vector_rank?: number; quality_assessment: { confidence: number; signals: unknown; answer_guard?: string } } }[];
+    const hits = open.hits as unknown as { id: number; score: number; provenance: { fts_rank?: number; vector_rank?: number; quality_assessment: { confidence: number; signals: unknown; answer_guard?: string } } }[];
     const abstained = served.decision === "low_confidence";
     const relRank = hits.findIndex((h) => q.rel.has(docOf.get(h.id) ?? ""));
     if (q.kind === "answerable") {
