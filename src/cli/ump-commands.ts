@@ -5,7 +5,7 @@
  * `token` prints the token as its last line so scripts can take `tail -1`.
  */
 import type { Config } from "../config/config.ts";
-import { MemoryError } from "../core/errors.ts";
+import { isMemoryError, MemoryError } from "../core/errors.ts";
 import type { Memory } from "../memory.ts";
 import { readTextFile, writeFileAtomic } from "../runtime/platform.ts";
 import { dirKeyring } from "../runtime/ump-keyring.ts";
@@ -89,6 +89,8 @@ export async function umpImport(memory: Memory, file: string | undefined): Promi
   try {
     records = (/\.(md|markdown)$/i.test(file) ? parseUmpMarkdown(text) : parseUmpJson(text)) as Record<string, unknown>[];
   } catch (e) {
+    // A budget refusal keeps its own code (the HTTP door answers the same); anything else is "not an export".
+    if (isMemoryError(e) && e.code === "frontmatter_too_large") throw e;
     throw notAnExport((e as Error).message);
   }
   // Issue 22 item 6: a file of something else is named as such, not reported record by record.
