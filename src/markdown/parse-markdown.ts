@@ -1,6 +1,6 @@
 /**
  * Parses a markdown document for ingest (SPEC §2.6 edge sources, §4.2
- * `/ingest/markdown`): front matter with gray-matter (tags and aliases as
+ * `/ingest/markdown`): front matter with `readFrontMatter` (tags and aliases as
  * arrays or comma strings), top-level headings and blocks with remark, and
  * `[[relation::entity]]` annotations, wikilinks and inline tags. Every line
  * number is 1-based in the original document, front matter included.

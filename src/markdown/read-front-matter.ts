@@ -67,7 +67,7 @@ export function readFrontMatter(yaml: string, opts: ReadFrontMatterOptions = {})
   try {
     // uniqueKeys off: the package checks each key against every earlier one (quadratic in a wide mapping); a
     // repeated key keeps its last value.
-    const doc = parseDocument(yaml, { schema: "core", customTags: ["timestamp"], merge: true, uniqueKeys: false, maxAliasCount: L.aliases, prettyErrors: false });
+    const doc = parseDocument(yaml, { schema: "core", customTags: ["timestamp"], merge: true, uniqueKeys: false, prettyErrors: false });
     if (doc.errors.length > 0) throw new FrontMatterSyntaxError("Front matter is not valid YAML");
     checkAliasBudget(doc);
     data = doc.toJS({ maxAliasCount: L.aliases });

@@ -19,7 +19,7 @@
  */
 
 import { MemoryError } from "../core/errors.ts";
-import { readFrontMatter } from "../markdown/read-front-matter.ts";
+import { readFrontMatter } from "../markdown/mod.ts";
 import { canonicalize } from "./canonical-json.ts";
 
 /** A record as read from a file: structure not yet validated (run `normaliseRecord`). */
