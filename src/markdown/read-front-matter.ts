@@ -20,6 +20,7 @@
  */
 import { isCollection, parseDocument, visit } from "yaml";
 import { MemoryError } from "../core/errors.ts";
+import { requireText } from "../core/text-rule.ts";
 
 /** The budgets of one front matter block (docs/limits.md "Front matter"). */
 export const FRONT_MATTER_LIMITS = {
@@ -47,6 +48,11 @@ export class FrontMatterSyntaxError extends Error {
 export interface ReadFrontMatterOptions {
   /** How a YAML timestamp becomes a string (default: full ISO-8601). */
   date?: (d: Date) => string;
+  /**
+   * Apply the text-field rule to keys and strings, naming `frontmatter.<path>` (default true). The UMP binding
+   * turns it off: its blocks are records, checked one by one on import as `records[i].<path>`.
+   */
+  textRule?: boolean;
 }
 
 type Limit = keyof typeof FRONT_MATTER_LIMITS;
@@ -82,8 +88,8 @@ export function readFrontMatter(yaml: string, opts: ReadFrontMatterOptions = {})
   }
   if (data === null || data === undefined) return {};
   if (typeof data !== "object" || Array.isArray(data) || data instanceof Date) throw new FrontMatterSyntaxError("Front matter is not a mapping");
-  const budget = { nodes: L.nodes, chars: L.chars };
-  return toPlain(data, budget, 0, opts.date ?? ((d) => d.toISOString())) as Record<string, unknown>;
+  const walk: Walk = { nodes: L.nodes, chars: L.chars, rule: opts.textRule ?? true, date: opts.date ?? ((d) => d.toISOString()) };
+  return toPlain(data, walk, "frontmatter", 0) as Record<string, unknown>;
 }
 
 /**
@@ -107,30 +113,41 @@ function checkAliasBudget(doc: ReturnType<typeof parseDocument>): void {
   if (depthExceeded) throw tooLarge("depth", `Front matter nests deeper than ${FRONT_MATTER_LIMITS.depth} levels`);
 }
 
-/** Copies parsed YAML into plain data (aliases are shared references here, so this walk is where they expand). */
-function toPlain(value: unknown, budget: { nodes: number; chars: number }, depth: number, date: (d: Date) => string): unknown {
+/**
+ * Copies parsed YAML into plain data (aliases are shared references here, so this walk is where they expand). Every
+ * key and string meets the text-field rule: a YAML escape such as `"\0"` or `"\ud800"` is refused naming the field.
+ */
+interface Walk {
+  nodes: number;
+  chars: number;
+  rule: boolean;
+  date: (d: Date) => string;
+}
+
+function toPlain(value: unknown, budget: Walk, at: string, depth: number): unknown {
   const L = FRONT_MATTER_LIMITS;
   if (--budget.nodes < 0) throw tooLarge("nodes", `Front matter expands past ${L.nodes} values`);
   if (depth > L.depth) throw tooLarge("depth", `Front matter nests deeper than ${L.depth} levels`);
-  const spend = (s: string) => {
+  const text = (s: string, field: string) => {
     budget.chars -= s.length;
     if (budget.chars < 0) throw tooLarge("chars", `Front matter expands past ${L.chars} characters`);
+    if (budget.rule) requireText(s, field);
   };
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : date(value);
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : budget.date(value);
   if (typeof value === "string") {
-    spend(value);
+    text(value, at);
     return value;
   }
   if (typeof value === "number") return Number.isFinite(value) ? value : String(value);
   if (typeof value === "bigint") return value.toString();
   if (value instanceof Uint8Array) return null;
-  if (Array.isArray(value)) return value.map((v) => toPlain(v, budget, depth + 1, date));
+  if (Array.isArray(value)) return value.map((v, i) => toPlain(v, budget, `${at}[${i}]`, depth + 1));
   if (value !== null && typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      spend(k);
+      text(k, `${at}.(key)`);
       // defineProperty, so a `__proto__` key is a member and never the copy's prototype.
-      Object.defineProperty(out, k, { value: toPlain(v, budget, depth + 1, date), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, k, { value: toPlain(v, budget, `${at}.${k}`, depth + 1), enumerable: true, writable: true, configurable: true });
     }
     return out;
   }

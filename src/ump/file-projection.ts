@@ -144,7 +144,7 @@ function parseFrontMatter(lines: string[], firstLine: number): FileRecord {
 
 function parseYamlBlock(lines: string[], lineNo: number): FileRecord {
   try {
-    return readFrontMatter(lines.map((l) => l.replace(/\r$/, "")).join("\n"), { date: (d) => d.toISOString().replace(".000Z", "Z") });
+    return readFrontMatter(lines.map((l) => l.replace(/\r$/, "")).join("\n"), { date: (d) => d.toISOString().replace(".000Z", "Z"), textRule: false });
   } catch (e) {
     if (e instanceof MemoryError) throw new MemoryError(e.code, `Line ${lineNo}: ${e.message}`, e.details);
     if (e instanceof Error && /mapping/.test(e.message)) throw bad(`Line ${lineNo}: front matter must be a mapping`);
