@@ -119,6 +119,20 @@ describe("the rule at the other doors", () => {
     expect(await m.memory.review.list({ status: "pending" })).toHaveLength(0);
   });
 
+  it("an approved channel-out row holding a NUL (a legacy row) is never drained, and check-consistency names it", async () => {
+    const m = await open();
+    const run = (await m.memory.workflow.applyCase(crmCase("6"), { origin: "operator" })).run.id;
+    await m.memory.workflow.openRun({ state_json: { case_ref: "crm:zendesk:acme:6", origin: "operator", channel: { kind: "signal", conversation_ref: "u:c6" } } });
+    const draft = await (await m.req("POST", `/workflow/runs/${run}/channel-out`, { text: "A. hidden" }, op)).json();
+    const p = await m.memory.review.get(draft.proposal_id);
+    expect((await m.req("POST", `/proposals/${draft.proposal_id}/approve?digest=${p!.content_digest}`)).status).toBe(200);
+    await m.memory.db.client.execute({ sql: "UPDATE channel_out SET text = ? WHERE proposal_id = ?", args: ["A.\u0000 hidden", draft.proposal_id] });
+    const drained = await (await m.req("POST", "/webhooks/channel/signal/drain", "{}", await signed("{}"))).json();
+    expect(drained.envelopes).toEqual([]);
+    const nul = (await m.memory.checkConsistency()).checks.find((c) => c.name === "stored_text_nul");
+    expect(nul?.detail).toMatch(/^channel_out\.text \d+$/);
+  });
+
   it("a signed channel inbound message with a NUL or a lone surrogate is 400 naming envelope.text", async () => {
     const m = await open();
     for (const [text, code] of [["hi\u0000there", "invalid_request"], ["hi\ud800there", "invalid_unicode"]] as const) {
