@@ -25,7 +25,9 @@ export const MARKDOWN_LIMITS = {
   /** Containers (block quotes, list items) opened on one line. */
   nesting: 32,
   /** Target size of one parse segment. */
-  segmentChars: 8_000,
+  segmentChars: 2_000,
+  /** A segment that found no clean cut by this many times the target is cut at the next line end. */
+  hardSplit: 4,
   /** A heading longer than this keeps its raw text (its inline markup is not parsed). */
   headingInlineChars: 1_000,
 } as const;
@@ -53,8 +55,16 @@ const THEMATIC = /^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$/;
 
 /** Refuses a line opening more than `MARKDOWN_LIMITS.nesting` containers (400 `markdown_too_complex`). */
 function checkNesting(lines: string[], firstLine: number): void {
+  const refuse = (i: number) => {
+    throw new MemoryError("markdown_too_complex", `Line ${firstLine + i} opens more than ${MARKDOWN_LIMITS.nesting} nested block quotes or list items`, {
+      limit: "nesting", max: MARKDOWN_LIMITS.nesting, line: firstLine + i,
+    });
+  };
   for (const [i, line] of lines.entries()) {
     if (line.length < MARKDOWN_LIMITS.nesting * 2 || THEMATIC.test(line)) continue;
+    // Lists nest by indentation too: a list item indented past 4 columns per allowed level is that deep or deeper.
+    const indent = /^[ \t]*/.exec(line)![0].replaceAll("\t", "    ").length;
+    if (indent > MARKDOWN_LIMITS.nesting * 4 && LIST_START.test(line.trimStart())) refuse(i);
     let depth = 0;
     let p = 0;
     for (;;) {
@@ -71,11 +81,7 @@ function checkNesting(lines: string[], firstLine: number): void {
         if ((line[r] !== "." && line[r] !== ")") || (r + 1 < line.length && line[r + 1] !== " " && line[r + 1] !== "\t")) break;
         p = r + 1;
       } else break;
-      if (++depth > MARKDOWN_LIMITS.nesting) {
-        throw new MemoryError("markdown_too_complex", `Line ${firstLine + i} opens more than ${MARKDOWN_LIMITS.nesting} nested block quotes or list items`, {
-          limit: "nesting", max: MARKDOWN_LIMITS.nesting, line: firstLine + i,
-        });
-      }
+      if (++depth > MARKDOWN_LIMITS.nesting) refuse(i);
     }
   }
 }
@@ -88,10 +94,13 @@ function segmentStarts(lines: string[]): number[] {
   let html: RegExp | undefined;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    if (i > 0 && size >= MARKDOWN_LIMITS.segmentChars && fence === undefined && html === undefined && line.trim() !== "" &&
-      !/^[ \t]/.test(line) && !LIST_START.test(line) && !line.startsWith(">")) {
+    if (i > 0 && size >= MARKDOWN_LIMITS.segmentChars && fence === undefined && html === undefined) {
       const prev = lines[i - 1]!;
-      if (prev.trim() === "" || (HEADING_END.test(prev) && !/^[ \t]/.test(prev))) {
+      const clean = line.trim() !== "" && !/^[ \t]/.test(line) && !LIST_START.test(line) && !line.startsWith(">") &&
+        (prev.trim() === "" || (HEADING_END.test(prev) && !/^[ \t]/.test(prev)));
+      // A block with no such place for `hardSplit` segments (a hostile wall of one construct) is cut at a line end:
+      // the only cost is that block reading as two.
+      if (clean || size >= MARKDOWN_LIMITS.segmentChars * MARKDOWN_LIMITS.hardSplit) {
         starts.push(i);
         size = 0;
       }
@@ -142,14 +151,26 @@ export function plainText(node: MdNode): string {
   return (node.children ?? []).map(plainText).join("");
 }
 
-/** A heading's text: its inline content parsed on its own when short, its raw text otherwise. */
-export function headingText(heading: MdNode, body: string): string {
-  const raw = plainText(heading).trim();
-  const p = heading.position;
-  if (!p || p.start.offset === undefined || p.end.offset === undefined || raw.length > MARKDOWN_LIMITS.headingInlineChars) return raw;
-  const source = body.slice(p.start.offset, p.end.offset);
-  const first = (fullParser.parse(source) as unknown as MdNode).children?.[0];
-  return first?.type === "heading" ? plainText(first).trim() : raw;
+const INLINE_SYNTAX = /[*_[\]!<>&`\\]/;
+const HEADING_BATCH = 200;
+
+/**
+ * Heading texts: each heading's inline content (raw in the block parse) parsed as the heading of its own, in batches
+ * of `HEADING_BATCH` (one remark call each), so inline markup reads as before (`# Install *fast*` → `Install fast`).
+ * A heading without inline syntax is its raw text; one longer than `headingInlineChars` stays raw (bounded cost).
+ */
+export function headingTexts(headings: readonly MdNode[]): string[] {
+  const out = headings.map((h) => plainText(h).trim());
+  const todo = out.map((raw, i) => ({ raw, i })).filter((h) => INLINE_SYNTAX.test(h.raw) && h.raw.length <= MARKDOWN_LIMITS.headingInlineChars);
+  for (let k = 0; k < todo.length; k += HEADING_BATCH) {
+    const batch = todo.slice(k, k + HEADING_BATCH);
+    const doc = batch.map((h) => `# ${h.raw.replace(/[\r\n]+/g, " ")}`).join("\n\n");
+    const nodes = ((fullParser.parse(doc) as unknown as MdNode).children ?? []).filter((n) => n.type === "heading");
+    // Each line of the batch is one ATX heading; should the count differ, the raw texts stand.
+    if (nodes.length !== batch.length) continue;
+    batch.forEach((h, j) => { out[h.i] = plainText(nodes[j]!).trim(); });
+  }
+  return out;
 }
 
 /** The top-level mdast of `body` (inline content unparsed), parsed in bounded segments. */

@@ -6,7 +6,7 @@
  * `[[relation::entity]]` annotations, wikilinks and inline tags. Every line
  * number is 1-based in the original document, front matter included.
  */
-import { codeSpans, headingText, type MdNode, parseBlocks } from "./_blocks.ts";
+import { codeSpans, headingTexts, type MdNode, parseBlocks } from "./_blocks.ts";
 import { listField, splitFrontmatter } from "./_frontmatter.ts";
 import { type Annotation, type InlineTag, lineIndex, maskRanges, scanInline, type Wikilink } from "./_inline-scan.ts";
 
@@ -63,12 +63,15 @@ export function parseMarkdown(text: string): ParsedMarkdown {
   const shift = fm.bodyStartLine - 1;
   const blocks: BlockInfo[] = [];
   const headings: HeadingInfo[] = [];
-  for (const node of tree.children ?? []) {
+  const top = tree.children ?? [];
+  const texts = headingTexts(top.filter((n) => n.type === "heading"));
+  let h = 0;
+  for (const node of top) {
     if (!node.position) continue;
     const block: BlockInfo = { type: node.type, startLine: node.position.start.line + shift, endLine: node.position.end.line + shift };
     if (node.type === "heading") {
       block.depth = node.depth ?? 1;
-      block.text = headingText(node, fm.body);
+      block.text = texts[h++]!;
       headings.push({ depth: block.depth, text: block.text, line: block.startLine });
     }
     blocks.push(block);
