@@ -24,7 +24,7 @@ import { GATES, gateKey, isPublicKey } from "./gates.ts";
 import { checkBodyType, checkHostAndOrigin, hasBody } from "./browser-posture.ts";
 import { limitBody } from "./too-large.ts";
 import { mediaTypeOf } from "./media-types.ts";
-import { requireCleanJson, requireCleanParams } from "./well-formed.ts";
+import { requireCleanJson, requireCleanParams, requireShallowJson } from "./well-formed.ts";
 import "./principal.ts";
 
 /** SPEC §8: request body limit. */
@@ -84,7 +84,11 @@ export function installGuard(app: Hono, memory: Memory): void {
       checkBodyType(key, type, hasBody(c.req.header("content-length"), c.req.header("transfer-encoding")));
       // The text-field rule (src/core/text-rule.ts): NUL and lone surrogates are refused with 400 naming the field,
       // never stored altered (c.req caches the text for the route).
-      if (type !== undefined && mediaTypeOf(type) === "application/json") requireCleanJson(await c.req.text(), key);
+      if (type !== undefined && mediaTypeOf(type) === "application/json") {
+        const text = await c.req.text();
+        requireShallowJson(text);
+        requireCleanJson(text, key);
+      }
     }
     await next();
   });

@@ -10,7 +10,32 @@
  * one (SPEC §4.2: one invalid record never aborts the rest) leaves its items
  * to the per-item check of the same rule.
  */
+import { MemoryError } from "../core/errors.ts";
 import { findTextViolation, textRuleError } from "../core/text-rule.ts";
+
+/**
+ * Nesting a JSON body may reach (docs/limits.md "Nesting"). `JSON.parse` reads any depth, but `JSON.stringify` and
+ * every recursive walk after it overflow the stack a few thousand levels down (a 500); no body of this API needs more.
+ */
+export const MAX_JSON_DEPTH = 128;
+
+/** Throws 400 `json_too_deep` when a JSON text nests arrays and objects deeper than `MAX_JSON_DEPTH`; one pass. */
+export function requireShallowJson(text: string): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+      continue;
+    }
+    if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > MAX_JSON_DEPTH) throw new MemoryError("json_too_deep", `The body nests deeper than ${MAX_JSON_DEPTH} levels`, { max: MAX_JSON_DEPTH });
+    } else if (c === 93 || c === 125) depth--;
+  }
+}
 
 /** Per-item batch doors: the route key and the paths of its items (checked per item by the domain). */
 const PER_ITEM: Readonly<Record<string, RegExp>> = {

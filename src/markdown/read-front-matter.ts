@@ -69,6 +69,7 @@ function tooLarge(limit: Limit, message: string): MemoryError {
 export function readFrontMatter(yaml: string, opts: ReadFrontMatterOptions = {}): Record<string, unknown> {
   const L = FRONT_MATTER_LIMITS;
   if (yaml.length > L.sourceChars) throw tooLarge("sourceChars", `Front matter is longer than ${L.sourceChars} characters`);
+  if (flowDepth(yaml) > L.depth) throw tooLarge("depth", `Front matter nests deeper than ${L.depth} levels`);
   let data: unknown;
   try {
     // uniqueKeys off: the package checks each key against every earlier one (quadratic in a wide mapping); a
@@ -90,6 +91,26 @@ export function readFrontMatter(yaml: string, opts: ReadFrontMatterOptions = {})
   if (typeof data !== "object" || Array.isArray(data) || data instanceof Date) throw new FrontMatterSyntaxError("Front matter is not a mapping");
   const walk: Walk = { nodes: L.nodes, chars: L.chars, rule: opts.textRule ?? true, date: opts.date ?? ((d) => d.toISOString()) };
   return toPlain(data, walk, "frontmatter", 0) as Record<string, unknown>;
+}
+
+/** Deepest `[`/`{` flow nesting of the source (quoted text skipped roughly): checked before the parser recurses. */
+function flowDepth(yaml: string): number {
+  let depth = 0;
+  let max = 0;
+  let quote = "";
+  for (let i = 0; i < yaml.length; i++) {
+    const c = yaml[i]!;
+    if (quote) {
+      if (c === "\\" && quote === '"') i++;
+      else if (c === quote) quote = "";
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === "[" || c === "{") max = Math.max(max, ++depth);
+    else if ((c === "]" || c === "}") && depth > 0) depth--;
+    else if (c === "\n") quote = "";
+  }
+  return max;
 }
 
 /**
