@@ -8,11 +8,13 @@ import { MemoryError } from "../core/errors.ts";
 import type { WriteContext } from "../ingest/context.ts";
 import type { SourceService } from "../sources/source-service.ts";
 import { getConnector, insertConnector, listConnectors, type ConnectorRow } from "../store/connectors.ts";
-import { configOrigins, configPath, type ConnectorFiles, FAMILY_OF, instanceFromPath, instanceName, loadConfig } from "./config-files.ts";
+import { configOrigins, configPath, type ConnectorFiles, FAMILY_OF, instanceFromPath, instanceName, loadConfig, secretPaths } from "./config-files.ts";
 import { knownKinds, vendorFactory } from "./kinds.ts";
 import { createSubjectRef } from "./subject-salt.ts";
 import { runSync, type SyncSummary } from "./sync.ts";
 import { createVendorHttp } from "./vendor-http.ts";
+import { parseWith } from "../core/schema.ts";
+import { RegisterConnectorBody, type RegisterConnectorInput } from "./connector-schema.ts";
 import type { VendorDeps, VendorSource } from "./vendor.ts";
 
 export type { ConnectorRow } from "../store/connectors.ts";
@@ -24,8 +26,10 @@ export interface ConnectorView {
   kind: string;
   instance: string;
   state: ConnectorRow["state"];
-  last_sync_at: string | null;
-  last_error: string | null;
+  /** Omitted until the first complete sync (SPEC §4: optional fields are omitted, never null). */
+  last_sync_at?: string;
+  /** Omitted unless the last sync failed. */
+  last_error?: string;
   records_total: number;
   resumable: boolean;
 }
@@ -34,7 +38,7 @@ export interface ConnectorView {
 export interface ConnectorService {
   list(): Promise<ConnectorView[]>;
   /** Registers `{kind, instance?, config?}`: writes the config (0600) when given, else loads the existing file. */
-  register(body: unknown): Promise<{ created: boolean; connector: ConnectorView; config_path: string }>;
+  register(body: RegisterConnectorInput): Promise<{ created: boolean; connector: ConnectorView; config_path: string }>;
   /** One sync of `kind`/`instance` (or the config at `configPath`). */
   sync(o: { kind: string; instance?: string; configPath?: string; onPage?: (p: { pages: number; records: number }) => void }): Promise<SyncSummary>;
 }
@@ -50,6 +54,8 @@ export interface ConnectorDeps {
   families: readonly string[];
   allowLoopback: boolean;
   resolve: (host: string) => Promise<string[]>;
+  /** Connects to checked addresses only (the runtime's pinned fetch; SPEC §5 item 12). */
+  pinnedFetch?: (addresses: readonly string[]) => typeof fetch;
   files?: ConnectorFiles;
   /** Waits between vendor retries (tests inject a no-op). */
   sleep?: (ms: number) => Promise<void>;
@@ -58,7 +64,8 @@ export interface ConnectorDeps {
 
 function view(r: ConnectorRow): ConnectorView {
   return {
-    id: r.id, kind: r.kind, instance: r.instance, state: r.state, last_sync_at: r.last_sync_at, last_error: r.last_error,
+    id: r.id, kind: r.kind, instance: r.instance, state: r.state,
+    ...(r.last_sync_at !== null ? { last_sync_at: r.last_sync_at } : {}), ...(r.last_error !== null ? { last_error: r.last_error } : {}),
     records_total: r.records_total, resumable: r.cursor !== null,
   };
 }
@@ -82,7 +89,8 @@ export function createConnectorService(d: ConnectorDeps): ConnectorService {
     return kind;
   };
   const vendorDeps = (config: Record<string, unknown>, kind: string): VendorDeps => ({
-    http: createVendorHttp({ allowedOrigins: configOrigins(config, kind), allowLoopback: d.allowLoopback, resolve: d.resolve, sleep: d.sleep }),
+    http: createVendorHttp({ allowedOrigins: configOrigins(config, kind), allowLoopback: d.allowLoopback, resolve: d.resolve, sleep: d.sleep,
+      ...(d.pinnedFetch ? { pinnedFetch: d.pinnedFetch } : {}) }),
     readSecret: async (path) => {
       const text = await files().read(path, "connector secret file");
       if (text === undefined) throw new MemoryError("not_found", "A secret file named by the connector config is missing", undefined, 404);
@@ -103,23 +111,29 @@ export function createConnectorService(d: ConnectorDeps): ConnectorService {
     }
   };
 
+  // A secret file the config names that exists with a mode looser than 0600 is refused at registration
+  // (`insecure_file_mode`), as it would be at every sync; an absent one is reported when a sync first needs it.
+  const checkSecrets = async (config: Record<string, unknown>): Promise<void> => {
+    for (const p of secretPaths(config)) await files().read(p, "connector secret file");
+  };
+
   return {
     list: async () => (await listConnectors(db.client)).map(view),
     async register(raw) {
-      if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new MemoryError("invalid_request", "The body must be a JSON object");
-      const b = raw as Record<string, unknown>;
+      const b = parseWith(RegisterConnectorBody, raw);
       const kind = checkKind(b.kind);
       const instance = instanceName(b.instance);
       const path = configPath(d.configDir, kind, instance);
       let config: Record<string, unknown>;
       if (b.config !== undefined) {
-        if (typeof b.config !== "object" || b.config === null || Array.isArray(b.config)) throw new MemoryError("invalid_request", "config must be a JSON object", { field: "config" });
-        config = b.config as Record<string, unknown>;
+        config = b.config;
         build(kind, config); // validates before anything is written
+        await checkSecrets(config);
         await files().write(path, `${JSON.stringify(config, null, 2)}\n`);
       } else {
         config = await loadConfig(files(), path);
         build(kind, config);
+        await checkSecrets(config);
       }
       const out = await db.write(async (tx) => {
         const r = await insertConnector(tx, kind, instance, d.clock().toISOString());

@@ -12,6 +12,7 @@ import { promoteClaim } from "../../claims/promote.ts";
 import { MemoryError } from "../../core/errors.ts";
 import type { Memory } from "../../memory.ts";
 import { apiRouter, BEARER, createRoute, errorResponses, z } from "../api-router.ts";
+import { ClaimBatchBody, ClaimBody, ClaimSchemaBody } from "../../claims/claim-schema.ts";
 import { actorOf } from "./workflow.ts";
 
 const TAGS = ["claims"];
@@ -40,10 +41,7 @@ const Page = z.object({
 const createSchema = createRoute({
   method: "post", path: "/workflow/claim-schemas", operationId: "createClaimSchema", summary: "Create a claim schema (a JSON Schema in the supported subset)", tags: TAGS, security: BEARER,
   "x-cairn-choice": "body {name: ^[a-z][a-z0-9_.-]{0,63}$, schema: JSON Schema subset (type, properties, required, additionalProperties, items, minItems, maxItems, enum, const, minLength, maxLength, pattern, minimum, maximum; annotations $schema, $id, $comment, title, description, examples, default)} → 201 {created: true, schema} or 200 {created: false} for the same name and bytes; 400 claim_schema_invalid (unsupported keyword; a pattern outside RE2's linear-time syntax — lookaround, backreferences — over 256 characters or compiling past 2,000 steps); patterns run with RE2 semantics, the checks of one validation sharing a 20,000,000-step budget past which the value fails its pattern, 409 claim_schema_exists (same name, other schema); schemas are immutable",
-  request: body(z.object({
-    name: z.unknown().optional().openapi({ type: "string", example: "refund-eligibility" }),
-    schema: z.unknown().optional().openapi({ type: "object", example: { type: "object", required: ["order"], properties: { order: { type: "string" } } } }),
-  })),
+  request: body(ClaimSchemaBody),
   responses: {
     200: json(z.object({ created: z.boolean(), schema: SchemaView }), "Already existed with the same bytes"),
     201: json(z.object({ created: z.boolean(), schema: SchemaView }), "Created"),
@@ -59,11 +57,7 @@ const listSchemas = createRoute({
 const fileClaim = createRoute({
   method: "post", path: "/workflow/claims", operationId: "fileClaim", summary: "File a claim against a schema, with chunk ids as evidence", tags: TAGS, security: BEARER,
   "x-cairn-choice": "body {schema_id, claim: any JSON (≤ 64 KiB), evidence: [chunk id, …] 1..100} → 201 claim with status filed; the claim is validated at verify, not at filing; 404 not_found for an unknown schema_id, 400 evidence_invalid, 400 claim_too_large",
-  request: body(z.object({
-    schema_id: z.unknown().optional().openapi({ type: "integer", example: 1 }),
-    claim: z.unknown().optional().openapi({ example: { order: "A-1001" } }),
-    evidence: z.unknown().optional().openapi({ type: "array", items: { type: "integer" }, example: [12, 15] }),
-  })),
+  request: body(ClaimBody),
   responses: { 201: json(ClaimView, "Filed"), ...errorResponses(400, 401, 403, 404, 415) },
 });
 const listClaims = createRoute({
@@ -94,6 +88,40 @@ const promote = createRoute({
   responses: { ...errorResponses(401, 403) },
 });
 
+const BatchView = z.object({
+  id: z.number().int(), name: z.string().optional(), claim_ids: z.array(z.number().int()), status: z.enum(["filed", "verified", "failed"]),
+  created_at: z.string(), verified_at: z.string().optional(),
+}).openapi("ClaimBatch");
+const VerifyResult = z.object({ claim: ClaimView, outcome: z.enum(["verified", "failed"]), reasons: z.array(Reason), changed: z.boolean(), audit_id: z.number().int().optional() }).openapi("ClaimVerifyResult");
+const BATCH_CHOICE = "SPEC §2.12 names claim batches without fields: a batch is an ordered set of 1 to 100 existing claims (optional slug name), verified together in one transaction, with its own status (filed → verified when every member verified, else failed) and a claim_batch_verified audit row whenever it moves";
+const createBatch = createRoute({
+  method: "post", path: "/workflow/claim-batches", operationId: "createClaimBatch", summary: "File a batch of existing claims to verify together", tags: TAGS, security: BEARER,
+  "x-cairn-choice": `${BATCH_CHOICE}. Body {claim_ids: [claim id, …] 1..100 distinct, name?: ^[a-z][a-z0-9_.-]{0,63}$} → 201 the batch (status filed); 404 not_found naming the missing ids`,
+  request: body(ClaimBatchBody),
+  responses: { 201: json(BatchView, "Filed"), ...errorResponses(400, 401, 403, 404, 415) },
+});
+const listBatches = createRoute({
+  method: "get", path: "/workflow/claim-batches", operationId: "listClaimBatches", summary: "List claim batches, oldest first", tags: TAGS, security: BEARER,
+  "x-cairn-choice": "?status=filed|verified|failed&after=<id>&limit=1..1000 (default 100) → {batches: [...]}",
+  request: { query: Page.extend({ status: z.enum(["filed", "verified", "failed"]).optional() }) },
+  responses: { 200: json(z.object({ batches: z.array(BatchView) }), "Batches"), ...errorResponses(400, 401, 403) },
+});
+const getBatch = createRoute({
+  method: "get", path: "/workflow/claim-batches/{id}", operationId: "getClaimBatch", summary: "A claim batch with its members and last verify outcome", tags: TAGS, security: BEARER,
+  "x-cairn-choice": BATCH_CHOICE,
+  request: { params: IdParam },
+  responses: { 200: json(BatchView, "The batch"), ...errorResponses(400, 401, 403, 404) },
+});
+const verifyBatch = createRoute({
+  method: "post", path: "/workflow/claim-batches/{id}/verify", operationId: "verifyClaimBatch", summary: "Verify every claim of a batch together", tags: TAGS, security: BEARER,
+  "x-cairn-choice": "no body; 200 {batch, outcome: verified|failed, claims: [each member's verify result, in order], failed: [claim ids], changed, audit_id?}; one transaction; each member keeps its own claim_verified audit rows",
+  request: { params: IdParam },
+  responses: {
+    200: json(z.object({ batch: BatchView, outcome: z.enum(["verified", "failed"]), claims: z.array(VerifyResult), failed: z.array(z.number().int()), changed: z.boolean(), audit_id: z.number().int().optional() }), "Verified or failed"),
+    ...errorResponses(400, 401, 403, 404),
+  },
+});
+
 function claimId(raw: string): number {
   const n = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(n) || n < 1) throw new MemoryError("invalid_request", "claim id must be a positive integer", { field: "id" }, 400);
@@ -116,6 +144,13 @@ export function claimRoutes(app: Hono, memory: Memory): void {
   });
   r.openapi(getClaim, async (c) => c.json(await cl.get(claimId(c.req.valid("param").id)), 200));
   r.openapi(verify, async (c) => c.json(await cl.verify(claimId(c.req.valid("param").id), { actor: actorOf(c) }), 200));
+  r.openapi(createBatch, async (c) => c.json(await cl.batches.create(c.req.valid("json"), { actor: actorOf(c) }), 201));
+  r.openapi(listBatches, async (c) => {
+    const q = c.req.valid("query");
+    return c.json({ batches: await cl.batches.list({ after: q.after, limit: q.limit, status: q.status }) }, 200);
+  });
+  r.openapi(getBatch, async (c) => c.json(await cl.batches.get(claimId(c.req.valid("param").id)), 200));
+  r.openapi(verifyBatch, async (c) => c.json(await cl.batches.verify(claimId(c.req.valid("param").id), { actor: actorOf(c) }), 200));
   // SPEC §3: no lookup, no parse, no branch: every call is the same refusal.
   r.openapi(promote, () => promoteClaim());
   app.route("/", r);
