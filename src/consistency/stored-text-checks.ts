@@ -14,7 +14,15 @@ import { dbsOf, routedReader } from "../store/domain-dbs.ts";
 import { listUmpRowsAfter } from "../store/ump-records.ts";
 import { recordOfRow } from "../ump/record-rows.ts";
 import { verifyRecordAsync } from "../ump/sign.ts";
-import type { ConsistencyCheck } from "./check-consistency.ts";
+
+/** One check's outcome (the shape of check-consistency's `ConsistencyCheck`, declared here to keep imports one-way). */
+interface ConsistencyCheck {
+  name: string;
+  ok: boolean;
+  count: number;
+  sample?: number[];
+  detail?: string;
+}
 
 /** `stored_text_nul` over every database. */
 export async function storedTextNul(db: Db): Promise<ConsistencyCheck> {
