@@ -9,7 +9,9 @@ import { MemoryError } from "../core/errors.ts";
 import { GLOBAL_DOMAIN, normalizeDomainName } from "../domains/domain-name.ts";
 import { KNOWN_SCHEMA } from "../store/migrations/index.ts";
 import { domainExists } from "../store/domains.ts";
-import { readSection, SECTIONS, vectorBytesOf, type PlainRow } from "../store/snapshots.ts";
+import type { Exec } from "../store/db.ts";
+import { domainReader } from "../store/domain-dbs.ts";
+import { readSection, readSectionOfChunks, SECTIONS, vectorBytesOf, type PlainRow, type SectionSpec } from "../store/snapshots.ts";
 import { base64Encode } from "../ump/base64.ts";
 import type { ParcelDeps } from "./parcel-deps.ts";
 import { encodeValue, hex, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotHeader } from "./snapshot-format.ts";
@@ -18,10 +20,9 @@ const PAGE = 500;
 
 /** Checks the domain, then returns its snapshot stream and the file name to offer. */
 export async function exportSnapshot(d: ParcelDeps, rawName: unknown): Promise<{ stream: ReadableStream<Uint8Array>; filename: string }> {
-  // Issue 20: a snapshot's sections join per-domain and global tables in one query; across databases that is not
-  // built yet (docs/scale-out.md "One database per domain"), so refused rather than answered with a partial snapshot.
-  if (d.db.router !== undefined) throw new MemoryError("multi_db_unsupported", "domain snapshots are not available with CAIRN_MULTI_DB=true", undefined, 409);
   const domain = normalizeDomainName(rawName, "name");
+  // Multi-database mode: a domain another process created since boot is opened first (docs/scale-out.md).
+  if (d.db.router !== undefined && !d.db.router.has(domain)) await d.db.router.refresh();
   if (domain !== GLOBAL_DOMAIN && !(await domainExists(d.db.client, domain))) throw new MemoryError("not_found", `domain '${domain}' not found`);
   const lines = snapshotLines(d, domain);
   const hash = sha256.create();
@@ -48,30 +49,59 @@ export async function exportSnapshot(d: ParcelDeps, rawName: unknown): Promise<{
   return { stream: raw.pipeThrough(new CompressionStream("gzip") as unknown as ReadableWritablePair<Uint8Array, Uint8Array>), filename: `${domain}-${stamp}.cairn-snapshot.ndjson.gz` };
 }
 
-/** The snapshot's lines in batches: the header, then each section a page at a time. */
+/**
+ * The snapshot's lines in batches: the header, then each section a page at a time. The format is the same in both
+ * storage modes (SPEC §4.5). In multi-database mode per-domain sections are read from the domain's database and the
+ * global sections that belong to it through its chunks (links, UMP records, file sources) by lists of its chunk ids,
+ * which are in another database than those rows.
+ */
 async function* snapshotLines(d: ParcelDeps, domain: string): AsyncGenerator<PlainRow[]> {
+  const ex = domainReader(d.db, domain);
+  const multi = d.db.router !== undefined;
+  const chunkIds: number[] = [];
   const e = d.ctx.embedder;
   const header: SnapshotHeader = {
     t: "header", format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, domain, created_at: d.clock().toISOString(), schema: KNOWN_SCHEMA.stamp,
     embedder: e ? { id: e.id, dim: e.dim } : null,
   };
   yield [header as unknown as PlainRow];
+  const lineOf = (s: SectionSpec, r: PlainRow, vectors?: Map<number, Uint8Array>): PlainRow => {
+    const line: PlainRow = { t: s.t };
+    for (const [k, v] of Object.entries(r)) line[k] = encodeValue(v);
+    const vec = vectors?.get(Number(r.id));
+    if (vec) line.vector = base64Encode(vec);
+    return line;
+  };
   for (const s of SECTIONS) {
+    if (multi && s.ofChunks) {
+      yield* rowsOfChunks(ex, s, chunkIds, (r) => lineOf(s, r));
+      continue;
+    }
     let after: unknown[] | undefined;
     for (;;) {
-      const rows = await readSection(d.db.client, s, domain, after, PAGE);
+      const rows = await readSection(ex, s, domain, after, PAGE);
       if (rows.length === 0) break;
-      const vectors = s.t === "chunk" && e ? await vectorBytesOf(d.db.client, rows.map((r) => Number(r.id))) : undefined;
-      yield rows.map((r) => {
-        const line: PlainRow = { t: s.t };
-        for (const [k, v] of Object.entries(r)) line[k] = encodeValue(v);
-        const vec = vectors?.get(Number(r.id));
-        if (vec) line.vector = base64Encode(vec);
-        return line;
-      });
+      if (s.t === "chunk") for (const r of rows) chunkIds.push(Number(r.id));
+      const vectors = s.t === "chunk" && e ? await vectorBytesOf(ex, rows.map((r) => Number(r.id))) : undefined;
+      yield rows.map((r) => lineOf(s, r, vectors));
       const last = rows[rows.length - 1];
       after = s.key.map((k) => last[k]);
       if (rows.length < PAGE) break;
     }
+  }
+}
+
+/** A chunk-dependent global section, PAGE chunk ids at a time; a row reached through two pages is emitted once. */
+async function* rowsOfChunks(ex: Exec, s: SectionSpec, chunkIds: readonly number[], line: (r: PlainRow) => PlainRow): AsyncGenerator<PlainRow[]> {
+  const all = new Set(chunkIds);
+  const seen = new Set<string>();
+  for (let i = 0; i < chunkIds.length; i += PAGE) {
+    const rows = (await readSectionOfChunks(ex, s, chunkIds.slice(i, i + PAGE), all)).filter((r) => {
+      const k = JSON.stringify(s.key.map((c) => r[c]));
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+    if (rows.length) yield rows.map(line);
   }
 }

@@ -47,6 +47,16 @@ export async function writeIn<T>(db: Db, domain: string, fn: (tx: Exec) => Promi
   }));
 }
 
+/**
+ * A read executor for one domain (a domain snapshot, SPEC §4.5): global tables on the global database, per-domain
+ * tables (`localOf`) on the domain's own. Paging and counts are fine here: each side is one database.
+ */
+export function domainReader(db: Db, domain: string): Exec {
+  if (db.router === undefined) return db.client;
+  const split: SplitTx = { execute: (s) => db.client.execute(s), local: dbOfDomain(db, domain).client };
+  return split;
+}
+
 /** Every database of the store (one in single-database mode). */
 export function dbsOf(db: Db): Db[] {
   return db.router?.all() ?? [db];

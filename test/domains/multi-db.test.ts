@@ -77,10 +77,8 @@ describe("CAIRN_MULTI_DB=true on the embedded database (SPEC §2.5, §4.5)", () 
       { name: "ops", entries: 2, entities: 2, relations: 1, multi_db: true },
     ]);
     expect((await t.req("POST", "/domains/ops/vacuum")).status).toBe(200);
-    // Snapshots are not built across databases yet: refused, never a partial file.
-    const snap = await t.req("GET", "/domains/ops/export");
-    expect(snap.status).toBe(409);
-    expect((await snap.json()).error.code).toBe("multi_db_unsupported");
+    // Snapshots work in this mode too (test/parcel/snapshots-multi-db.test.ts).
+    expect((await t.req("GET", "/domains/ops/export")).status).toBe(200);
 
     const drop = await t.req("DELETE", "/domains/ops?confirm=ops");
     expect(drop.status).toBe(200);
