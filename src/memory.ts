@@ -243,7 +243,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   });
   // --- end ump ---
   // --- parcels (issue 14) ---
-  const parcels = createParcelService({ db, ctx: write, audit, clock, keys: umpKey, didOf: createDidCache() });
+  const parcels = createParcelService({ db, ctx: write, audit, clock, keys: umpKey, didOf: createDidCache(), domainDbs });
   // --- workflow (issue 16): approvals of its review doors run its hooks; recall hits feed the solve signal ---
   const workflow = createWorkflowService({
     db, audit, clock, policy: config.injectionPolicy, reaskWindowDays: config.workflow.reaskWindowDays, bridgeDigests,

@@ -13,4 +13,6 @@ export interface ParcelDeps {
   keys: () => Uint8Array | undefined;
   /** `did:key` of a seed (cached). */
   didOf: (seed: Uint8Array) => string;
+  /** Multi-database mode: gives a registered domain its database file, and deletes it (docs/scale-out.md). */
+  domainDbs?: { ensure(name: string): Promise<unknown>; remove(name: string): Promise<void> };
 }

@@ -132,8 +132,9 @@ export async function insertPlainRows(ex: Exec, table: string, rows: readonly Pl
   return out;
 }
 
-/** Content hashes among `hashes` already stored in any domain. */
+/** Content hashes among `hashes` already stored in any domain of this database (`localOf`: a split transaction's domain side). */
 export async function storedHashes(ex: Exec, hashes: readonly string[]): Promise<string[]> {
+  ex = localOf(ex);
   const out: string[] = [];
   for (let i = 0; i < hashes.length; i += 900) {
     const part = hashes.slice(i, i + 900);
