@@ -45,6 +45,7 @@ import type { ConnectorService } from "./connectors/connector-service.ts";
 import type { ConnectorFiles } from "./connectors/config-files.ts";
 import type { ChangeFeed } from "./changefeed/change-feed.ts";
 import type { DomainPlaces } from "./domains/open-domain-dbs.ts";
+import type { WorkScope } from "./core/deadline.ts";
 
 /** What the runtime provides (STYLE rule 5: runtime code stays in src/runtime/). */
 export interface MemoryPorts {
@@ -58,6 +59,11 @@ export interface MemoryPorts {
   embedder?: Embedder;
   /** Worker threads for a batch's screen and embedding (issue 25, src/runtime/text-pool.ts); closed with the memory. */
   textWork?: TextWork;
+  /**
+   * Carries each request's deadline across its awaits (src/runtime/work-scope.ts), so CPU-bound work stops at it
+   * (SPEC §8, docs/limits.md); absent → deadlines reach only the work they are handed (the recall budget).
+   */
+  workScope?: WorkScope;
   /** Optional local injection classifier (`CAIRN_INJECTION_CLASSIFIER_DIR`; SPEC §1 Trust rules). */
   injectionClassifier?: InjectionClassifier;
   /** Optional cross-encoder for the rerank tier (SPEC §1 step 5). */
@@ -90,6 +96,8 @@ export interface MemoryPorts {
 /** The services every binding calls. */
 export interface Memory {
   readonly config: Config;
+  /** Where request work runs: the HTTP guard runs each request under its deadline here (SPEC §8). */
+  readonly work: WorkScope;
   readonly db: Db;
   readonly write: WriteContext;
   readonly domains: DomainService;

@@ -13,6 +13,7 @@ import { openMemory, openMultiDbMigration, type Memory } from "./memory.ts";
 import type { MultiDbMigration } from "./domains/migrate-multi-db.ts";
 import { loadCrossEncoder, loadEmbedder, loadInjectionClassifier, loadTextPool } from "./runtime/model-loader.ts";
 import { dirKeyring } from "./runtime/ump-keyring.ts";
+import { asyncWorkScope } from "./runtime/work-scope.ts";
 import { connectorFiles } from "./runtime/private-file.ts";
 import {
   ensureParentDir, exitProcess, readBytes, readSecretFile, resolveHost, rssBytes, serveFetch, writeFileAtomic, type RunningServer,
@@ -63,7 +64,7 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
   const keyring = dirKeyring(config.umpKeyDir);
   keyring.currentSync();
   return await openMemory(config, {
-    rssBytes, embedder, textWork, crossEncoder, injectionClassifier, snapshots, readSecretFile, resolveHost, exit: exitProcess, umpKey: () => keyring.currentSync(),
+    rssBytes, embedder, textWork, workScope: asyncWorkScope(), crossEncoder, injectionClassifier, snapshots, readSecretFile, resolveHost, exit: exitProcess, umpKey: () => keyring.currentSync(),
     pid: processId(), pidAlive: processAlive, connectorFiles, nodeId: `${await hostName()}-${processId()}`,
     domainFiles: domainFilesBeside(config.dbPath),
   });

@@ -1,5 +1,6 @@
 /** What every write door needs: the store, a clock, the embedder and the hooks (built by the composition root). */
 import type { InjectionPolicy } from "../config/config.ts";
+import type { WorkScope } from "../core/deadline.ts";
 import type { Embedder } from "../embed/embedder.ts";
 import type { GraphSink } from "../graph/graph-delta.ts";
 import type { InjectionClassifier } from "../screen-model/classifier.ts";
@@ -27,4 +28,6 @@ export interface WriteContext {
   textWork?: TextWork;
   /** Write-posture gate for the posture-carrying doors (SPEC §1); absent means every write is direct. */
   review?: ReviewGate;
+  /** Where the running request's deadline is found: the write path paces its CPU-bound steps by it (SPEC §8). */
+  work?: WorkScope;
 }
