@@ -49,8 +49,8 @@ export function createStaticEmbedder(bytes: Uint8Array, tableHash: string = byte
 
 /** Texts longer than this (chars) are embedded a slice of tokens at a time when the caller paces (SPEC §8). */
 const PACED_TEXT = 32_768;
-/** Tokens per slice of a paced text. */
-const PACED_TOKENS = 4096;
+/** Tokens between two slice boundaries of a paced text (each boundary yields only when the slice is used up). */
+const PACED_TOKENS = 256;
 
 /** Unknown words whose fallback vectors are kept; the cache is emptied when full (values never depend on it). */
 const OOV_CACHE_MAX = 30_000;
