@@ -222,7 +222,10 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   });
   // --- end ump ---
   // --- parcels (issue 14) ---
-  const parcels = createParcelService({ db, ctx: write, audit, clock, keys: umpKey, didOf: createDidCache() });
+  const parcels = createParcelService({
+    db, ctx: write, audit, clock, keys: umpKey, didOf: createDidCache(),
+    snapshotLimits: { maxBytes: config.snapshotLimits.maxExpandedBytes, maxLines: config.snapshotLimits.maxLines },
+  });
   // --- workflow (issue 16): approvals of its review doors run its hooks; recall hits feed the solve signal ---
   const workflow = createWorkflowService({
     db, audit, clock, policy: config.injectionPolicy, reaskWindowDays: config.workflow.reaskWindowDays, bridgeDigests,

@@ -2,6 +2,7 @@
 import type { AuditService } from "../audit/audit-service.ts";
 import type { WriteContext } from "../ingest/context.ts";
 import type { Db } from "../store/db.ts";
+import type { ExpansionLimits } from "./snapshot-format.ts";
 
 /** Dependencies of the parcel service. */
 export interface ParcelDeps {
@@ -13,4 +14,6 @@ export interface ParcelDeps {
   keys: () => Uint8Array | undefined;
   /** `did:key` of a seed (cached). */
   didOf: (seed: Uint8Array) => string;
+  /** Bounds of a snapshot import once gunzipped (docs/limits.md "Snapshot import"). */
+  snapshotLimits: ExpansionLimits;
 }

@@ -8,6 +8,7 @@
  * is the hex SHA-256 of every uncompressed byte before the trailer line.
  * `zcat snapshot | head`, `jq` and `sha256sum` read it.
  */
+import { MemoryError } from "../core/errors.ts";
 import { base64Decode, base64Encode } from "../ump/base64.ts";
 
 /** The header's format tag. */
@@ -58,14 +59,45 @@ export function hex(bytes: Uint8Array): string {
   return s;
 }
 
-/** Splits a byte stream at `\n`; throws `RangeError` on a line longer than `max`. */
-export async function* byteLines(stream: ReadableStream<Uint8Array>, max = MAX_SNAPSHOT_LINE): AsyncGenerator<Uint8Array> {
+/** The bounds of one snapshot's gunzipped stream (docs/limits.md "Snapshot import"). */
+export interface ExpansionLimits {
+  /** Gunzipped bytes at most (`CAIRN_SNAPSHOT_MAX_EXPANDED_MIB`). */
+  maxBytes: number;
+  /** Lines at most, blank ones included (`CAIRN_SNAPSHOT_MAX_LINES`). */
+  maxLines: number;
+  /** The longest line (default `MAX_SNAPSHOT_LINE`). */
+  maxLine?: number;
+}
+
+/** The refusal of a snapshot past its expansion bounds (422, this project's choice: the body itself was within 1 GiB). */
+export const tooLarge = (limit: "expanded_bytes" | "lines", max: number): MemoryError =>
+  new MemoryError("snapshot_too_large", limit === "lines"
+    ? `the snapshot holds more than ${max} lines once gunzipped`
+    : `the snapshot expands to more than ${max} bytes once gunzipped`, { limit, max }, 422);
+
+/**
+ * Splits a byte stream at `\n`, skipping blank lines, within `limits`: past the byte or line bound it throws
+ * `snapshot_too_large`, on a line longer than `maxLine` a `RangeError`. `pace` runs after every read (a deadline
+ * check and a yield, SPEC §8). Leaving early (a throw, the consumer stopping) cancels the stream, so the
+ * decompression upstream stops too.
+ */
+export async function* byteLines(stream: ReadableStream<Uint8Array>, limits: ExpansionLimits, pace?: () => Promise<void>): AsyncGenerator<Uint8Array> {
+  const max = limits.maxLine ?? MAX_SNAPSHOT_LINE;
   const reader = stream.getReader();
   let carry = new Uint8Array(0);
+  let bytes = 0;
+  let lines = 0;
+  let done = false;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
+      const step = await reader.read();
+      if (step.done) {
+        done = true;
+        break;
+      }
+      const value = step.value;
+      bytes += value.length;
+      if (bytes > limits.maxBytes) throw tooLarge("expanded_bytes", limits.maxBytes);
       let buf = value;
       if (carry.length) {
         buf = new Uint8Array(carry.length + value.length);
@@ -74,14 +106,20 @@ export async function* byteLines(stream: ReadableStream<Uint8Array>, max = MAX_S
       }
       let start = 0;
       for (let i = buf.indexOf(10, start); i !== -1; i = buf.indexOf(10, start)) {
-        yield buf.subarray(start, i);
+        if (++lines > limits.maxLines) throw tooLarge("lines", limits.maxLines);
+        if (i > start) yield buf.subarray(start, i);
         start = i + 1;
       }
       carry = buf.slice(start);
       if (carry.length > max) throw new RangeError("snapshot line too long");
+      await pace?.();
     }
-    if (carry.length) yield carry;
+    if (carry.length) {
+      if (++lines > limits.maxLines) throw tooLarge("lines", limits.maxLines);
+      yield carry;
+    }
   } finally {
+    if (!done) await reader.cancel().catch(() => undefined);
     reader.releaseLock();
   }
 }
