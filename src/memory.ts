@@ -64,7 +64,7 @@ import { openDomainDbs } from "./domains/open-domain-dbs.ts";
 import { createMultiDbMigration, type MultiDbMigration } from "./domains/migrate-multi-db.ts";
 import { firstShardedDomain, storedVectorSpec } from "./store/move-domain.ts";
 import { MemoryError } from "./core/errors.ts";
-import { directScope } from "./core/deadline.ts";
+import { directScope, slicer } from "./core/deadline.ts";
 import type { Db } from "./store/db.ts";
 import type { Memory, MemoryPorts } from "./memory-types.ts";
 export type { Memory, MemoryPorts } from "./memory-types.ts";
@@ -197,6 +197,8 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     applyGraph: (g) => graphModel.apply({ entities: g.entities, inserted: g.edges, retired: [], links: g.links }),
     followUmp: (ids) => ump.followChunks(ids),
     onError: (e) => log("warn", "change feed pass failed", { error: String(e) }),
+    // Another writer's large batch is applied a slice at a time, so /health is answered meanwhile (SPEC §8).
+    pace: slicer(work.yieldNow),
   }, feedCursors);
   // Every recall (HTTP, UMP, MCP, CLI) first applies the changes committed before it: a write acknowledged by any
   // process or node is recallable here at once (README "Several nodes over one libSQL server").

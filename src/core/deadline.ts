@@ -92,6 +92,19 @@ export async function paceWork(scope: WorkScope | undefined): Promise<void> {
   if (d !== undefined) await d.pace();
 }
 
+/**
+ * A slice boundary for work outside any request's deadline (a background pass over many rows): resolves at once
+ * until the running slice has had `sliceMs`, then yields to the event loop.
+ */
+export function slicer(yieldNow: () => Promise<void>, sliceMs = SLICE_MS, now: () => number = () => performance.now()): () => Promise<void> {
+  let start = now();
+  return async () => {
+    if (now() - start < sliceMs) return;
+    await yieldNow();
+    start = now();
+  };
+}
+
 type State = "open" | "committed" | "expired" | "finished";
 
 class WorkDeadline implements Deadline {

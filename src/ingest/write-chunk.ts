@@ -134,7 +134,7 @@ export async function writeChunks(
   for (let k = 0; k < todo.length; k++) {
     const r = out.res[todo[k].i];
     if (r && r.status === "created") for (const h of ctx.indexHooks) h.added(r.chunk, vectors?.[k]);
-    if (k % 64 === 63) await paceWork(ctx.work);
+    if (k % 16 === 15) await paceWork(ctx.work);
   }
   return result;
 }

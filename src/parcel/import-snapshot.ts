@@ -105,7 +105,8 @@ async function announce(d: ParcelDeps, ids: number[], delta: GraphDelta): Promis
     const part = ids.slice(i, i + 500);
     const chunks = (await getChunks(d.db.client, part)).sort((a, b) => a.id - b.id);
     const vecs = d.ctx.embedder ? await vectorBytesOf(d.db.client, part) : new Map<number, Uint8Array>();
-    for (const c of chunks) {
+    for (const [k, c] of chunks.entries()) {
+      if (k % 16 === 15) await paceWork(d.ctx.work);
       const b = vecs.get(c.id);
       const v = b ? new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4) : undefined;
       for (const h of d.ctx.indexHooks) h.added(c, v);

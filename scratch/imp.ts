@@ -1,0 +1,35 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { gzipSync } from "node:zlib";
+import { xxhash3 } from "hash-wasm";
+import { openTestMemory } from "../test/_helpers/memory.ts";
+const N = +(process.env.N ?? 5000);
+const r0 = (seed: number) => { let s = seed >>> 0; return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32); };
+const r = r0(7);
+const syl = ["ka", "lo", "mi", "ten", "ra", "sul", "ve", "dor", "an", "pi", "qua", "ner", "ost", "bel", "fi", "gro"];
+const vocab = Array.from({ length: 30_000 }, () => Array.from({ length: 2 + Math.floor(r() * 3) }, () => syl[Math.floor(r() * syl.length)]).join(""));
+const lines: string[] = [JSON.stringify({ t: "header", format: "cairn-domain-snapshot", version: 1, domain: "bench", created_at: new Date().toISOString(), schema: "bench", embedder: { id: "other", dim: 768 } })];
+for (let n = 0; n < N; n++) {
+  const words: string[] = []; for (let i = 0; i < 250; i++) words.push(vocab[Math.floor(r() * r() * vocab.length)]);
+  const content = `Note ${n}: ${words.join(" ")}.`;
+  const vec = new Float32Array(768); for (let d = 0; d < 768; d++) vec[d] = r() - 0.5;
+  lines.push(JSON.stringify({ t: "chunk", id: n + 1, title: `Bench note ${n}`, content, domain: "bench", content_hash: await xxhash3(content), source: "structured", confidence: 1, flagged: 0, created_at: new Date(1_700_000_000_000 + n * 1000).toISOString(), vector: Buffer.from(vec.buffer).toString("base64") }));
+}
+const body = lines.join("\n") + "\n";
+const sha = createHash("sha256").update(body).digest("hex");
+const gz = gzipSync(body + JSON.stringify({ t: "end", counts: { chunk: N }, sha256: sha }) + "\n");
+const t = await openTestMemory({ CAIRN_MAX_DOCS: "1000000" });
+const origWrite = t.memory.db.write.bind(t.memory.db);
+(t.memory.db as any).write = async (fn: any) => { const w0 = performance.now(); const c0 = process.cpuUsage(); try { return await origWrite(fn); } finally { const c = process.cpuUsage(c0); console.log("write held", Math.round(performance.now() - w0), "ms wall", Math.round((c.user + c.system) / 1000), "ms cpu"); } };
+const gaps: { at: number; gap: number; cpu: number }[] = [];
+let last = performance.now(); let on = true; let lastCpu = process.cpuUsage();
+const t0 = performance.now();
+const tick = () => { const now = performance.now(); const cpu = process.cpuUsage(); const dc = (cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000; if (dc > 40) gaps.push({ at: Math.round(last - t0), gap: Math.round(now - last), cpu: Math.round(dc) }); last = now; lastCpu = cpu; if (on) setImmediate(tick); };
+setImmediate(tick);
+const res = await t.app.request("/domains/copy/import", { method: "POST", headers: { "content-type": "application/octet-stream" }, body: gz }, { remoteAddr: "127.0.0.1" });
+console.log(res.status, (await res.text()).slice(0, 100), Math.round(performance.now() - t0), "ms");
+await new Promise((r) => setTimeout(r, 2000));
+on = false;
+console.log("gaps > 40ms cpu:", JSON.stringify(gaps));
+await t.close();
