@@ -39,7 +39,14 @@ cli.command("serve", "Serve the local gateway API, follow signal-cli and crank t
   .action((o: { config?: string }) => run(async () => {
     if (!o.config) throw new GatewayConfigError("--config PATH is required");
     const gw = await startGateway(await load(o.config), { version: VERSION, serveFetch, ports, log });
-    onShutdown(() => void gw.stop().then(() => exit(0)));
+    onShutdown(() => {
+      // A stop that still hangs (a forward inside its 15 s client timeout, a signal-cli that will not end) is cut off.
+      setTimeout(() => {
+        log("error", "shutdown did not finish in 30 s; exiting");
+        exit(1);
+      }, 30_000);
+      void gw.stop().then(() => exit(0), () => exit(1));
+    });
   }));
 cli.command("link", "Link signal-cli as a secondary device of your Signal account (shows a QR code)")
   .option("--config <path>", "Gateway config file (JSON, owner-only)")

@@ -46,6 +46,7 @@ import type { ConnectorFiles } from "./connectors/config-files.ts";
 import type { ChangeFeed } from "./changefeed/change-feed.ts";
 import type { DomainPlaces } from "./domains/open-domain-dbs.ts";
 import type { WorkScope } from "./core/deadline.ts";
+import type { PostureWarning, PostureWarnings } from "./ops/boot-warnings.ts";
 
 /** What the runtime provides (STYLE rule 5: runtime code stays in src/runtime/). */
 export interface MemoryPorts {
@@ -76,6 +77,8 @@ export interface MemoryPorts {
   readSecretFile?: ReadSecretFile;
   /** DNS for the outbound client; without it only IP-literal destinations resolve. */
   resolveHost?: (host: string) => Promise<string[]>;
+  /** A fetch bound to checked addresses (SPEC §5 item 12: no second lookup); without it host names are refused. */
+  pinnedFetch?: (addresses: readonly string[]) => typeof fetch;
   /** Ends the process (RSS watchdog under CAIRN_RSS_RESTART=1); without it the watchdog only logs. */
   exit?: (code: number) => void;
   /** Operational log sink; defaults to console. */
@@ -91,6 +94,8 @@ export interface MemoryPorts {
   umpKey?: () => Uint8Array | undefined;
   /** This node's default name when `CAIRN_NODE_ID` is unset (the runtime passes host name and pid; issue 20). */
   nodeId?: string;
+  /** Parts that failed open at boot (a rerank model that would not load), listed on `/health/db` as `warnings`. */
+  bootWarnings?: readonly PostureWarning[];
 }
 
 /** The services every binding calls. */
@@ -143,6 +148,8 @@ export interface Memory {
   shutdownReport(): Promise<ShutdownReport>;
   /** Authentication, authorization, rate limits, metrics and watchdogs (SPEC §5, §8; issue 8). */
   readonly security: SecurityServices;
+  /** Posture warnings shown on `/health/db` (boot fail-open parts, sharp defaults in use). */
+  readonly warnings: PostureWarnings;
   /** Opt-in outbound webhooks: system alerts and the erasure event port (SPEC §6; issue 8). */
   readonly webhooks: OptInWebhooks;
   /** Registers a listener called after every committed erasure (the erasure webhook is one). */

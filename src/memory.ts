@@ -24,7 +24,8 @@ import { createErasureService, type ErasureService } from "./erasure/erasure-ser
 import { createSnapshotGuard } from "./erasure/snapshot-guard.ts";
 import { createWalGuard } from "./erasure/wal-guard.ts";
 import { describeShutdown } from "./ops/shutdown-report.ts";
-import { readShutdownStamp, writeShutdownStamp, type ShutdownStamp } from "./store/shutdown-stamp.ts";
+import { readShutdownStamp, type ShutdownStamp } from "./store/shutdown-stamp.ts";
+import { claimStamp, releaseStamp, type StampDeps } from "./ops/stamp-owner.ts";
 import { createConsolidateService } from "./review/consolidate-service.ts";
 import { defaultReadCanonical } from "./review/read-canonical.ts";
 import { cachedTemporalSource } from "./review/link-cache.ts";
@@ -67,6 +68,7 @@ import { MemoryError } from "./core/errors.ts";
 import { directScope, slicer } from "./core/deadline.ts";
 import type { Db } from "./store/db.ts";
 import type { Memory, MemoryPorts } from "./memory-types.ts";
+import { createPostureWarnings } from "./ops/boot-warnings.ts";
 export type { Memory, MemoryPorts } from "./memory-types.ts";
 
 /** Opens the store and builds the services. */
@@ -82,7 +84,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const gate: NonNullable<Db["gate"]> = { enter: () => work.current()?.check(), commit: () => work.current()?.commit() };
   db.gate = gate;
   if (ports.embedder) await ensureVectorTable(db.client, ports.embedder.id, ports.embedder.dim);
-  // Issue 20: with CAIRN_MULTI_DB=true each domain's rows live in its own database (README "Multi-database mode").
+  // Issue 20: with CAIRN_MULTI_DB=true each domain's rows live in its own database (docs/scale-out.md "One database per domain").
   const domainDbs = config.multiDb
     ? await openDomainDbs(db, ports.domainFiles, { durability: config.durability, vectors: ports.embedder && { id: ports.embedder.id, dim: ports.embedder.dim }, gate })
     : undefined;
@@ -96,6 +98,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   // Every chunk write and delete records one audit row in its own transaction (SPEC §1 item 5).
   const write: WriteContext = { db, clock, embedder: ports.embedder, indexHooks: [], txHooks: [audit.hook], maxDocs: config.maxDocs,
     injectionPolicy: config.injectionPolicy, classifier: ports.injectionClassifier, textWork: ports.textWork, work };
+  const warnings = createPostureWarnings(ports.bootWarnings);
   const healthDeps: HealthDeps = {
     db, rssBytes: ports.rssBytes,
     // SPEC §1 Trust rules: the rules always run; the optional local classifier is "on" once loaded, else "absent".
@@ -103,7 +106,14 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
       injection_classifier: ports.injectionClassifier ? "on" : "absent", injection_classifier_loaded: ports.injectionClassifier !== undefined,
       injection_screen: ports.injectionClassifier ? "rules+classifier" : "rules",
       injection_policy: config.injectionPolicy, allow_policy_bypasses: false,
-    })],
+      // SPEC §1 step 5: the rerank tier fails open; `rerank_model` says whether a configured cross-encoder loaded.
+      rerank_tier: ports.crossEncoder ? "cross_encoder" : "builtin",
+      rerank_model: ports.crossEncoder ? "loaded" : config.rerankModelDir ? "failed" : "absent",
+      roleless_posture: config.auth.rolelessPosture,
+    }), () => {
+      const list = warnings.list();
+      return list.length ? { warnings: list } : {};
+    }],
     limits: { maxDocs: config.maxDocs, maxDbMib: config.maxDbMib, maxRssMib: config.maxRssMib },
   };
   const domains = createDomainService(db, clock, (ids) => {
@@ -161,6 +171,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     alertUrl: config.outbound.alertWebhookUrl, alertSecret: secrets.webhooks.alert,
     erasureUrl: config.outbound.erasureWebhookUrl, erasureSecret: secrets.webhooks.erasure,
     allowLoopback: config.outbound.allowLoopback, resolve: ports.resolveHost ?? (() => Promise.resolve([])), now: clock, log,
+    ...(ports.pinnedFetch ? { pinnedFetch: ports.pinnedFetch } : {}),
   });
   const security = createSecurityServices({
     config, credentials: secrets.credentials, channelWebhookSecret: secrets.webhooks.channel, clock, rssBytes: ports.rssBytes,
@@ -201,12 +212,12 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     pace: slicer(work.yieldNow),
   }, feedCursors);
   // Every recall (HTTP, UMP, MCP, CLI) first applies the changes committed before it: a write acknowledged by any
-  // process or node is recallable here at once (README "Several nodes over one libSQL server").
+  // process or node is recallable here at once (docs/scale-out.md "Several nodes over one libSQL server").
   const recallLocal = recallEngine.recall;
   recallEngine.recall = async (body, opts) => {
     if (domainDbs !== undefined) {
       // A domain given its database since boot (by another process: one registry read; or here) is followed from its
-      // first change (README "Multi-database mode").
+      // first change (docs/scale-out.md "One database per domain").
       await domainDbs.refresh();
       const open = dbsOf(db);
       changes.retain(open);
@@ -249,6 +260,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
         endpoint: pc.endpoint, key: providerKey, model: pc.model, name: pc.name, maxTokens: pc.maxTokens, meter: security.metrics,
         client: createOutboundClient({
           allowedOrigins: [new URL(pc.endpoint).origin], resolve: ports.resolveHost ?? (() => Promise.resolve([])),
+          ...(ports.pinnedFetch ? { pinnedFetch: ports.pinnedFetch } : {}),
           allowLoopback: config.outbound.allowLoopback, timeoutMs: pc.timeoutMs,
         }),
       }
@@ -267,7 +279,9 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   let closed = false;
   let serving: ShutdownStamp | undefined;
   const pid = ports.pid ?? 0;
-  const alive = (p: number) => (p === pid && serving !== undefined) || (ports.pidAlive?.(p) ?? false);
+  // This process runs a server only once it owns the stamp (a `status` process sharing a reused pid does not).
+  const alive = (p: number) => (p === pid ? serving !== undefined : ports.pidAlive?.(p) ?? false);
+  const stampDeps: StampDeps = { write: (fn) => db.write(fn), pid, alive: (p) => ports.pidAlive?.(p) ?? false, now: clock };
   const shutdownReport = async () => describeShutdown(await readShutdownStamp(db.client), alive);
   healthDeps.sections.push(async () => ({ shutdown: await shutdownReport(), durability_setting: config.durability }));
   // --- connectors (issue 15): operator-initiated syncs through the outbound guard; cases go to the workflow ---
@@ -275,6 +289,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     write, audit, sources, applyCase: (env, o) => workflow.applyCase(env, { ...o, actor: o.origin }), clock,
     configDir: config.connectors.configDir, families: config.connectors.families, allowLoopback: config.outbound.allowLoopback,
     resolve: ports.resolveHost ?? (() => Promise.resolve([])), files: ports.connectorFiles, sleep: ports.connectorSleep,
+    ...(ports.pinnedFetch ? { pinnedFetch: ports.pinnedFetch } : {}),
   });
   return {
     config, work, db, write, domains, audit, ump, sources, parcels, workflow, claims, provider, kb, connectors, nodeId, changes,
@@ -305,10 +320,10 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
       return { ok: r.ok && check.ok, checks: [...r.checks, check] };
     },
     async markServing() {
-      const before = await readShutdownStamp(db.client);
-      const previous = before === undefined ? "none" : before.state === "clean" ? "clean" : ports.pidAlive?.(before.pid) && before.pid !== pid ? "clean" : "unclean";
-      serving = { state: "running", pid, booted_at: clock().toISOString(), previous };
-      await writeShutdownStamp(db.client, serving);
+      // SPEC §3: the stamp belongs to one live server; a second one beside it leaves it alone (src/ops/stamp-owner.ts).
+      const claim = await claimStamp(stampDeps);
+      if ("owned" in claim) serving = claim.owned;
+      else log("warn", "another server process owns this store's shutdown stamp; this one will not change it", { owner_pid: claim.heldBy });
       return await shutdownReport();
     },
     shutdownReport,
@@ -316,7 +331,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     healthDb: () => healthDb(healthDeps),
     stats: () => stats(healthDeps),
     ready: async () => ({ ready: !closed && (await health(db)).status === "ok" }),
-    security, webhooks,
+    security, webhooks, warnings,
     onErasure: (l) => webhooks.onErasure(l),
     emitErasure: (n) => webhooks.emitErasure(n),
     log,
@@ -333,7 +348,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
       await recallEngine.persist(db.local ? undefined : (await changes.status()).cursor).catch(() => undefined);
       // Issue 23 §4: a clean shutdown leaves no WAL behind (erased text included); SPEC §3: then the clean stamp.
       await walGuard.settled();
-      if (serving !== undefined) await writeShutdownStamp(db.client, { ...serving, state: "clean", clean_at: clock().toISOString() }).catch(() => undefined);
+      if (serving !== undefined) await releaseStamp(stampDeps, serving).catch(() => undefined);
       await db.checkpoint().catch(() => undefined);
       await domainDbs?.close();
       db.close();
@@ -343,7 +358,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
 }
 
 /**
- * `cairn migrate multi-db` (issue 20, README "Multi-database mode"): the global database with every domain database
+ * `cairn migrate multi-db` (issue 20, docs/scale-out.md "One database per domain"): the global database with every domain database
  * open (domains still in the single file allowed), for the move. Refused while a server runs on the store (its
  * shutdown stamp names a live process) and on a libSQL server (no domain databases there).
  */

@@ -15,6 +15,7 @@ import { loadCrossEncoder, loadEmbedder, loadInjectionClassifier, loadTextPool }
 import { dirKeyring } from "./runtime/ump-keyring.ts";
 import { asyncWorkScope } from "./runtime/work-scope.ts";
 import { connectorFiles } from "./runtime/private-file.ts";
+import { createPinnedFetch } from "./runtime/pinned-fetch.ts";
 import {
   ensureParentDir, exitProcess, readBytes, readSecretFile, resolveHost, rssBytes, serveFetch, writeFileAtomic, type RunningServer,
   fileExists, settleHeapAfterBoot, loadSnapshotOffThread, ownerOnlyFiles, processAlive, processId, hostName,
@@ -43,7 +44,7 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
   // The lexical snapshot lives beside a local database file; a server node keeps the same file, with its vectors and
   // the change it covers, as its boot cache (issue 20, src/recall/node-cache.ts; CAIRN_NODE_CACHE=off: none).
   // A binary container (src/lexical/snapshot-file.ts) so boot skips parsing megabytes of base64. On Node its
-  // decode starts now on a worker, beside the embedder, label and vector loads (README "Recall": boot).
+  // decode starts now on a worker, beside the embedder, label and vector loads (docs/benchmarks.md "Embedded server": boot).
   const snap = config.dbUrl ? config.nodeCache : `${config.dbPath}.lexical.snap`;
   let early = snap === undefined || !(await fileExists(snap)) ? undefined : loadSnapshotOffThread(snap);
   const snapshots = snap === undefined ? undefined : {
@@ -58,15 +59,18 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
   const embedder = await loadEmbedder(config);
   // Issue 25: the batch screen and embedding on worker threads (started by the first large batch).
   const textWork = await loadTextPool(config, embedder);
-  const crossEncoder = await loadCrossEncoder(config);
+  const { crossEncoder, warning: rerankWarning } = await loadCrossEncoder(config);
+  if (rerankWarning) console.warn(JSON.stringify({ level: "warn", code: "rerank_model_unavailable", message: rerankWarning }));
   const injectionClassifier = await loadInjectionClassifier(config);
   // SPEC §5 item 5: the operator key is re-read on every use, so rotation applies at once; an insecure key file refuses boot.
   const keyring = dirKeyring(config.umpKeyDir);
   keyring.currentSync();
   return await openMemory(config, {
-    rssBytes, embedder, textWork, workScope: asyncWorkScope(), crossEncoder, injectionClassifier, snapshots, readSecretFile, resolveHost, exit: exitProcess, umpKey: () => keyring.currentSync(),
+    rssBytes, embedder, textWork, workScope: asyncWorkScope(), crossEncoder, injectionClassifier, snapshots, readSecretFile, resolveHost, pinnedFetch: createPinnedFetch(),
+    exit: exitProcess, umpKey: () => keyring.currentSync(),
     pid: processId(), pidAlive: processAlive, connectorFiles, nodeId: `${await hostName()}-${processId()}`,
     domainFiles: domainFilesBeside(config.dbPath),
+    bootWarnings: rerankWarning ? [{ code: "rerank_model_unavailable", message: rerankWarning }] : [],
   });
 }
 
@@ -81,17 +85,23 @@ export async function bootServer(env: Record<string, string | undefined>, portOv
   const t0 = performance.now();
   const config = parseConfig(env);
   const memory = await openMemoryForRuntime(config);
+  let server: RunningServer | undefined;
   try {
-    // SPEC §3: this process now serves the store; a clean close stamps it clean, a boot that finds it running reports unclean.
-    const last = await memory.markServing();
-    if (last.last_shutdown === "unclean") console.warn(JSON.stringify({ level: "warn", message: "last shutdown was unclean: run `cairn check-consistency`" }));
+    // SPEC §5 item 3: with JWTs, the default roleless posture admits a token without roles to every route, admin ones included.
+    if ((config.auth.jwtSecretFile || config.auth.jwtPublicKeyFile) && config.auth.rolelessPosture === "pass") {
+      console.warn(JSON.stringify({ level: "warn", code: "roleless_posture_pass", message: "CAIRN_RBAC_ROLELESS_POSTURE=pass: a JWT with no roles reaches every route, admin ones included; set it to deny to refuse roleless tokens" }));
+    }
     await memory.ump.sweepRetention();
     // `/openapi.yaml` is generated from the route declarations (issue 21), so nothing is read from disk.
     const app = createApp(memory);
     // The adapter passes the socket peer as `c.env.remoteAddr` (rate limiting, loopback posture).
-    const server = await serveFetch((req, env) => app.fetch(req, env), {
+    server = await serveFetch((req, env) => app.fetch(req, env), {
       hostname: config.bindAddr, port: portOverride ?? config.bindPort, refusal: parserRefusal,
     });
+    // SPEC §3: this process serves the store only once it listens (a serve that cannot bind, e.g. EADDRINUSE, never
+    // touches the stamp); a clean close stamps it clean, a boot that finds it running reports unclean.
+    const last = await memory.markServing();
+    if (last.last_shutdown === "unclean") console.warn(JSON.stringify({ level: "warn", message: "last shutdown was unclean: run `cairn check-consistency`" }));
     // SPEC §8: connection and RSS watchdogs tick every 30 s and only log (RSS may exit under CAIRN_RSS_RESTART=1).
     const watchdog = setInterval(() => {
       memory.security.slots.tick(Date.now());
@@ -101,15 +111,17 @@ export async function bootServer(env: Record<string, string | undefined>, portOv
     memory.changes.start();
     await settleHeapAfterBoot(config.heapGrowingPercent);
     const bootMs = Math.round(performance.now() - t0);
+    const listening = server;
     return {
-      config, memory, server, bootMs,
+      config, memory, server: listening, bootMs,
       close: async () => {
         clearInterval(watchdog);
-        await server.close();
+        await listening.close();
         await memory.close();
       },
     };
   } catch (e) {
+    await server?.close().catch(() => undefined);
     await memory.close();
     throw e;
   }

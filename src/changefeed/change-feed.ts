@@ -32,7 +32,7 @@ export interface FeedStatus {
   applied: { added: number; removed: number; relabelled: number };
   reconciles: number;
   /** Commit-to-applied delay of other writers' changes applied by this node (ms, last 1,000), background passes included. */
-  staleness_ms: { samples: number; p50: number | null; p99: number | null; max: number | null };
+  staleness_ms: { samples: number; p50?: number; p99?: number; max?: number };
   poll_ms: number;
 }
 

@@ -3,7 +3,8 @@
 /** The window. */
 export interface StalenessWindow {
   add(ms: number): void;
-  summary(): { samples: number; p50: number | null; p99: number | null; max: number | null };
+  /** The percentiles are omitted while there are no samples (SPEC §4: optional fields are omitted, never null). */
+  summary(): { samples: number; p50?: number; p99?: number; max?: number };
 }
 
 /** Keeps the last `size` samples. */
@@ -18,7 +19,7 @@ export function createStalenessWindow(size: number): StalenessWindow {
       next = (next + 1) % size;
     },
     summary() {
-      if (!buf.length) return { samples: 0, p50: null, p99: null, max: null };
+      if (!buf.length) return { samples: 0 };
       const s = [...buf].sort((a, b) => a - b);
       const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
       return { samples: s.length, p50: at(0.5), p99: at(0.99), max: s[s.length - 1] };

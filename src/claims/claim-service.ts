@@ -14,7 +14,8 @@ import {
   chunkHashesOf, type ClaimRow, type ClaimSchemaRow, type ClaimStatus, evidenceStates, findClaimSchemaByName, getClaim, getClaimSchema,
   insertClaim, insertClaimSchema, listClaims, listClaimSchemas, setClaimOutcome,
 } from "../store/claims.ts";
-import type { Db } from "../store/db.ts";
+import type { Db, Exec } from "../store/db.ts";
+import { type ClaimBatchService, createClaimBatchService } from "./claim-batches.ts";
 import { checkSchema, type Schema, validate } from "./json-schema-subset.ts";
 import { reasonsFor, type VerifyReason } from "./verify-reasons.ts";
 import { withDomainReads } from "../store/domain-dbs.ts";
@@ -65,6 +66,8 @@ export interface ClaimService {
   get(id: number): Promise<ClaimView>;
   list(o?: { after?: number; limit?: number; status?: string; schemaId?: number }): Promise<ClaimView[]>;
   verify(id: number, o?: { actor?: string }): Promise<VerifyOutcome>;
+  /** Claim batches: claims verified together, with the batch's own status (SPEC §2.12). */
+  readonly batches: ClaimBatchService<VerifyOutcome>;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -97,7 +100,8 @@ function claimView(r: ClaimRow): ClaimView {
   return v;
 }
 
-function page(o: { after?: number; limit?: number }): { after: number; limit: number } {
+/** Paging of every claims list: `after` an id, `limit` 1 to 1000 (default 100). */
+export function page(o: { after?: number; limit?: number }): { after: number; limit: number } {
   const after = o.after ?? 0;
   const limit = o.limit ?? 100;
   if (!Number.isSafeInteger(after) || after < 0) throw new MemoryError("invalid_request", "after must be a non-negative integer", { field: "after" });
@@ -191,34 +195,36 @@ export function createClaimService(d: { db: Db; audit: AuditService; clock: () =
       return (await listClaims(ex, { ...p, status: o.status as ClaimStatus | undefined, schemaId: o.schemaId })).map(claimView);
     },
 
-    async verify(id, o = {}) {
-      return await d.db.write(async (tx) => {
-        const claim = await getClaim(tx, id);
-        if (!claim) throw new MemoryError("not_found", "Unknown claim");
-        const schema = (await getClaimSchema(tx, claim.schemaId))!;
-        const now = d.clock();
-        const states = await evidenceStates(withDomainReads(d.db, tx), claim.evidence.map((e) => e.chunkId));
-        const reasons = [
-          ...reasonsFor(claim.evidence, states, now),
-          ...validate(JSON.parse(schema.schemaJson) as Schema, JSON.parse(claim.claimJson)).map((e) => ({ code: "claim_invalid" as const, ...e })),
-        ];
-        const outcome = reasons.length === 0 ? "verified" : "failed";
-        const at = now.toISOString();
-        await setClaimOutcome(tx, id, { status: outcome, reasonsJson: JSON.stringify(reasons), at });
-        const changed = claim.status !== outcome;
-        let auditId: number | undefined;
-        if (changed) {
-          // Reason codes and chunk ids only: the claim text never enters the audit log.
-          auditId = (await d.audit.append(tx, {
-            action: "claim_verified", actor: o.actor, target: `claim:${id}`,
-            detail: { from: claim.status, to: outcome, reasons: reasons.map((r) => r.code), claim_sha256: claim.claimSha256 },
-          })).id;
-        }
-        const view = claimView({ ...claim, status: outcome, reasonsJson: JSON.stringify(reasons), verifiedAt: at });
-        const out: VerifyOutcome = { claim: view, outcome, reasons, changed };
-        if (auditId !== undefined) out.audit_id = auditId;
-        return out;
-      });
-    },
+    verify: (id, o = {}) => d.db.write((tx) => verifyTx(tx, id, o)),
+    batches: createClaimBatchService({ db: d.db, audit: d.audit, clock: d.clock, verifyTx, page }),
   };
+
+  /** One verify inside the caller's transaction (a batch verifies its claims in one). */
+  async function verifyTx(tx: Exec, id: number, o: { actor?: string } = {}): Promise<VerifyOutcome> {
+    const claim = await getClaim(tx, id);
+    if (!claim) throw new MemoryError("not_found", "Unknown claim");
+    const schema = (await getClaimSchema(tx, claim.schemaId))!;
+    const now = d.clock();
+    const states = await evidenceStates(withDomainReads(d.db, tx), claim.evidence.map((e) => e.chunkId));
+    const reasons = [
+      ...reasonsFor(claim.evidence, states, now),
+      ...validate(JSON.parse(schema.schemaJson) as Schema, JSON.parse(claim.claimJson)).map((e) => ({ code: "claim_invalid" as const, ...e })),
+    ];
+    const outcome = reasons.length === 0 ? "verified" : "failed";
+    const at = now.toISOString();
+    await setClaimOutcome(tx, id, { status: outcome, reasonsJson: JSON.stringify(reasons), at });
+    const changed = claim.status !== outcome;
+    let auditId: number | undefined;
+    if (changed) {
+      // Reason codes and chunk ids only: the claim text never enters the audit log.
+      auditId = (await d.audit.append(tx, {
+        action: "claim_verified", actor: o.actor, target: `claim:${id}`,
+        detail: { from: claim.status, to: outcome, reasons: reasons.map((r) => r.code), claim_sha256: claim.claimSha256 },
+      })).id;
+    }
+    const view = claimView({ ...claim, status: outcome, reasonsJson: JSON.stringify(reasons), verifiedAt: at });
+    const out: VerifyOutcome = { claim: view, outcome, reasons, changed };
+    if (auditId !== undefined) out.audit_id = auditId;
+    return out;
+  }
 }

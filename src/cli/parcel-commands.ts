@@ -11,6 +11,14 @@ import type { CommandOutcome } from "./governance-commands.ts";
 
 const CALLER = { reviewer: "local-operator" };
 
+/**
+ * The codes of a parcel refused before anything is written (SPEC §4.10, §7: signer missing, wrong or aliased, a bad
+ * signature, not a parcel, too large). The CLI exits 2 on these, as on any input it refuses (docs/cli.md).
+ */
+export const PARCEL_REFUSALS: ReadonlySet<string> = new Set([
+  "signer_required", "signer_mismatch", "signer_alias", "signature_invalid", "parcel_invalid", "parcel_too_large",
+]);
+
 /** `cairn parcel export --domain d [--since ts] --out file`. */
 export async function parcelExportCommand(memory: Memory, o: { domain?: string; since?: string; out?: string; json?: boolean }): Promise<CommandOutcome> {
   if (!o.out) throw new MemoryError("invalid_request", "--out <file> is required");

@@ -36,6 +36,15 @@ export function chatCompletionsUrl(base: URL): string {
   return `${base.origin}${path}${suffix}`;
 }
 
+/**
+ * The default `provider` label: the URL's host. An IPv6 literal (`[::1]:8080`) loses its brackets, which the label
+ * pattern refuses, and is prefixed `ipv6-` so the label starts with a letter as the pattern requires.
+ */
+function defaultProviderName(url: URL): string {
+  if (!url.hostname.startsWith("[")) return url.host;
+  return `ipv6-${url.hostname.slice(1, -1)}${url.port ? `:${url.port}` : ""}`;
+}
+
 /** Parses the lane's settings. */
 export function parseProviderConfig(env: Env): { provider?: ProviderConfig } {
   const raw = readString(env, "CAIRN_PROVIDER_URL");
@@ -52,7 +61,7 @@ export function parseProviderConfig(env: Env): { provider?: ProviderConfig } {
   // The value is not echoed: a URL may carry a credential.
   if (url.protocol !== "https:" && url.protocol !== "http:") throw new ConfigError("CAIRN_PROVIDER_URL must be an http(s) URL");
   if (url.username || url.password || url.search || url.hash) throw new ConfigError("CAIRN_PROVIDER_URL must carry no credentials, query or fragment (the key goes in CAIRN_PROVIDER_KEY_FILE)");
-  const name = readString(env, "CAIRN_PROVIDER_NAME", url.host);
+  const name = readString(env, "CAIRN_PROVIDER_NAME", defaultProviderName(url));
   if (!/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/.test(name)) throw new ConfigError("CAIRN_PROVIDER_NAME must be 1-64 letters, digits, '_', '.', ':' or '-'");
   return {
     provider: {

@@ -8,7 +8,7 @@ import { MemoryError } from "../core/errors.ts";
 import type { WriteContext } from "../ingest/context.ts";
 import type { SourceService } from "../sources/source-service.ts";
 import { getConnector, insertConnector, listConnectors, type ConnectorRow } from "../store/connectors.ts";
-import { configOrigins, configPath, type ConnectorFiles, FAMILY_OF, instanceFromPath, instanceName, loadConfig } from "./config-files.ts";
+import { configOrigins, configPath, type ConnectorFiles, FAMILY_OF, instanceFromPath, instanceName, loadConfig, secretPaths } from "./config-files.ts";
 import { knownKinds, vendorFactory } from "./kinds.ts";
 import { createSubjectRef } from "./subject-salt.ts";
 import { runSync, type SyncSummary } from "./sync.ts";
@@ -24,8 +24,10 @@ export interface ConnectorView {
   kind: string;
   instance: string;
   state: ConnectorRow["state"];
-  last_sync_at: string | null;
-  last_error: string | null;
+  /** Omitted until the first complete sync (SPEC §4: optional fields are omitted, never null). */
+  last_sync_at?: string;
+  /** Omitted unless the last sync failed. */
+  last_error?: string;
   records_total: number;
   resumable: boolean;
 }
@@ -50,6 +52,8 @@ export interface ConnectorDeps {
   families: readonly string[];
   allowLoopback: boolean;
   resolve: (host: string) => Promise<string[]>;
+  /** Connects to checked addresses only (the runtime's pinned fetch; SPEC §5 item 12). */
+  pinnedFetch?: (addresses: readonly string[]) => typeof fetch;
   files?: ConnectorFiles;
   /** Waits between vendor retries (tests inject a no-op). */
   sleep?: (ms: number) => Promise<void>;
@@ -58,7 +62,8 @@ export interface ConnectorDeps {
 
 function view(r: ConnectorRow): ConnectorView {
   return {
-    id: r.id, kind: r.kind, instance: r.instance, state: r.state, last_sync_at: r.last_sync_at, last_error: r.last_error,
+    id: r.id, kind: r.kind, instance: r.instance, state: r.state,
+    ...(r.last_sync_at !== null ? { last_sync_at: r.last_sync_at } : {}), ...(r.last_error !== null ? { last_error: r.last_error } : {}),
     records_total: r.records_total, resumable: r.cursor !== null,
   };
 }
@@ -82,7 +87,8 @@ export function createConnectorService(d: ConnectorDeps): ConnectorService {
     return kind;
   };
   const vendorDeps = (config: Record<string, unknown>, kind: string): VendorDeps => ({
-    http: createVendorHttp({ allowedOrigins: configOrigins(config, kind), allowLoopback: d.allowLoopback, resolve: d.resolve, sleep: d.sleep }),
+    http: createVendorHttp({ allowedOrigins: configOrigins(config, kind), allowLoopback: d.allowLoopback, resolve: d.resolve, sleep: d.sleep,
+      ...(d.pinnedFetch ? { pinnedFetch: d.pinnedFetch } : {}) }),
     readSecret: async (path) => {
       const text = await files().read(path, "connector secret file");
       if (text === undefined) throw new MemoryError("not_found", "A secret file named by the connector config is missing", undefined, 404);
@@ -103,6 +109,12 @@ export function createConnectorService(d: ConnectorDeps): ConnectorService {
     }
   };
 
+  // A secret file the config names that exists with a mode looser than 0600 is refused at registration
+  // (`insecure_file_mode`), as it would be at every sync; an absent one is reported when a sync first needs it.
+  const checkSecrets = async (config: Record<string, unknown>): Promise<void> => {
+    for (const p of secretPaths(config)) await files().read(p, "connector secret file");
+  };
+
   return {
     list: async () => (await listConnectors(db.client)).map(view),
     async register(raw) {
@@ -116,10 +128,12 @@ export function createConnectorService(d: ConnectorDeps): ConnectorService {
         if (typeof b.config !== "object" || b.config === null || Array.isArray(b.config)) throw new MemoryError("invalid_request", "config must be a JSON object", { field: "config" });
         config = b.config as Record<string, unknown>;
         build(kind, config); // validates before anything is written
+        await checkSecrets(config);
         await files().write(path, `${JSON.stringify(config, null, 2)}\n`);
       } else {
         config = await loadConfig(files(), path);
         build(kind, config);
+        await checkSecrets(config);
       }
       const out = await db.write(async (tx) => {
         const r = await insertConnector(tx, kind, instance, d.clock().toISOString());

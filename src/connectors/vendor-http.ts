@@ -18,6 +18,8 @@ export interface VendorHttpOptions {
   allowLoopback?: boolean;
   /** DNS port (the runtime's `resolveHost`). */
   resolve: (host: string) => Promise<string[]>;
+  /** Connects to the checked addresses only (the runtime's pinned fetch); host names are refused without it. */
+  pinnedFetch?: (addresses: readonly string[]) => typeof fetch;
   /** Retries after the first attempt on 429, rate-limited 403, 5xx and timeouts; default 3. */
   retries?: number;
   /** Waits between attempts; injected so tests never wait real seconds. */
@@ -44,6 +46,7 @@ export function createVendorHttp(opts: VendorHttpOptions): VendorHttp {
     allowLoopback: opts.allowLoopback === true,
     timeoutMs: opts.timeoutMs ?? 15_000,
     ...(opts.fetchImpl ? { fetchImpl: opts.fetchImpl } : {}),
+    ...(opts.pinnedFetch ? { pinnedFetch: opts.pinnedFetch } : {}),
   });
   const retries = Math.max(0, opts.retries ?? 3);
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));

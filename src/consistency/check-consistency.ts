@@ -56,7 +56,7 @@ export function findCycle(edges: readonly [number, number][]): number[] | undefi
   return undefined;
 }
 
-/** Runs every check; in multi-database mode over every database (README "Multi-database mode"). */
+/** Runs every check; in multi-database mode over every database (docs/scale-out.md "One database per domain"). */
 export async function checkConsistency(db: Db): Promise<{ ok: boolean; checks: ConsistencyCheck[] }> {
   const checks: ConsistencyCheck[] = [];
   const ex = db.client;

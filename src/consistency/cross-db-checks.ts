@@ -1,6 +1,6 @@
 /**
- * The two `check-consistency` invariants whose rows span databases in multi-database mode (issue 20, README
- * "Multi-database mode"): consolidation links and approvals live in the global database and name chunks that may
+ * The two `check-consistency` invariants whose rows span databases in multi-database mode (issue 20,
+ * docs/scale-out.md "One database per domain"): consolidation links and approvals live in the global database and name chunks that may
  * be in any domain's database. Their ids are paged from the global database and looked up where the router says
  * each id can be (`groupIds`), so the check reads each id once per candidate database, never a whole table twice.
  */

@@ -30,7 +30,7 @@ import { conversationMeta, renderTurn, type TurnWindow } from "./turn-window.ts"
 export const MAX_TURNS = 1000;
 
 /**
- * Neighbouring turns a turn's content carries. Chosen on LoCoMo dev (README "Conversations"; served
+ * Neighbouring turns a turn's content carries. Chosen on LoCoMo dev (docs/benchmarks.md "Conversations (LoCoMo)"; served
  * R@10 with abstention off, scripts/cv-recall.ts: 1,1 0.765, 2,1 0.784, 2,2 0.792): two turns before, two after.
  */
 export const DEFAULT_TURN_WINDOW: Readonly<TurnWindow> = Object.freeze({ before: 2, after: 2 });

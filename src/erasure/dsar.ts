@@ -136,7 +136,7 @@ export async function dsar(
     return result;
   };
   // A dry run still reads inside one transaction, for a consistent snapshot.
-  // Multi-database mode: one write over every database, so no domain keeps the erased rows (README).
+  // Multi-database mode: one write over every database, so no domain keeps the erased rows (docs/scale-out.md).
   const result = await writeAcross(d.ctx.db, run);
   const cert = result.certificate;
   if (cert) {

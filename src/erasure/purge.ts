@@ -46,7 +46,7 @@ function parse(raw: unknown): { ids?: number[]; owner?: string } {
 /** Purges by id list or owner. */
 export async function purge(d: { ctx: WriteContext; audit: AuditService }, raw: unknown): Promise<PurgeResult> {
   const req = parse(raw);
-  // Multi-database mode: one write over every database, so no domain keeps the erased rows (README).
+  // Multi-database mode: one write over every database, so no domain keeps the erased rows (docs/scale-out.md).
   const out = await writeAcross(d.ctx.db, async (tx) => {
     const ids = req.owner !== undefined ? await chunkIdsByOwner(tx, req.owner) : await existingChunkIds(tx, req.ids!);
     if (!ids.length) return { erased: undefined, ids };

@@ -1,12 +1,23 @@
 /**
  * The gateway's local API (SPEC §4.13, §5 item 10, §7 "over budget", §8).
- * Every request first draws from the one global budget (100 / 60 s; bare 429
- * with `RETRY-AFTER: 60`), then meets the bearer gate when
- * `server.auth_token` is set (an empty token was already turned into none).
+ * Each request is first admitted, then draws from the one global budget
+ * (100 / 60 s; bare 429 with `RETRY-AFTER: 60`), then meets the route:
+ * - With `server.auth_token` set (an empty token was already turned into
+ *   none) admission is the bearer; without one, the service's browser posture
+ *   (src/auth/browser-posture.ts): a loopback `Host`, no foreign or `null`
+ *   `Origin`. A refused request (401, 403) draws from a separate refusal
+ *   budget of the same size, so a page or process without the credential can
+ *   neither starve the clients' budget nor guess tokens quickly.
+ * - Bodies are JSON only (415 otherwise, in every posture) and at most
+ *   `GATEWAY_MAX_BODY_BYTES` (a bare 413, like the service's, src/limits/body-limit.ts).
+ * `closing` ends the event streams when the process stops.
  */
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
+import { bodyTypeAccepted, hasBody, hostOriginRefusal } from "../auth/browser-posture.ts";
+import { limitBody } from "../limits/body-limit.ts";
 import { type RecipientCache, RequestBudget, type SendGate } from "./limits.ts";
+import type { StreamState } from "./reconnect.ts";
 import type { SignalBackend } from "./signal-cli.ts";
 import { FieldError, maskAccount, messageText, recipient, recipients } from "./validate.ts";
 import { sha256Hex } from "./config.ts";
@@ -19,21 +30,47 @@ export interface GatewayAppDeps {
   version: string;
   authToken: string | null;
   signal: SignalBackend;
+  /** The global budget of admitted requests (SPEC §8). */
   budget: RequestBudget;
+  /** The budget refused requests draw from; default its own 100 / 60 s. */
+  refusals?: RequestBudget;
   cache: RecipientCache;
   sends: SendGate;
   log: GatewayLog;
+  /** The inbound follower's stream state, reported by `/v1/health` when signal-cli is unreachable. */
+  stream?: StreamState;
+  /** Aborted when the gateway stops: open event streams end. */
+  closing?: AbortSignal;
 }
+
+/** The request-body bound (x-cairn-choice): 256 KiB, about four times the largest legitimate body (a 1,000-entry seed). */
+export const GATEWAY_MAX_BODY_BYTES = 256 * 1024;
+/** How long `/v1/health` waits for signal-cli. */
+export const HEALTH_PROBE_MS = 2000;
+const JSON_ONLY = ["application/json"] as const;
 
 /** Builds the gateway app. */
 export function gatewayApp(d: GatewayAppDeps): Hono {
   const app = new Hono();
+  const refusals = d.refusals ?? new RequestBudget();
+  // SPEC §7: over budget is a bare 429, empty body.
+  const overBudget = () => new Response(null, { status: 429, headers: { "RETRY-AFTER": String(RequestBudget.WINDOW_MS / 1000) } });
   app.use("*", async (c, next) => {
-    // SPEC §7: over budget is a bare 429, empty body.
-    if (!d.budget.take()) return new Response(null, { status: 429, headers: { "RETRY-AFTER": String(RequestBudget.WINDOW_MS / 1000) } });
-    if (d.authToken !== null && !bearerMatches(c.req.header("authorization"), d.authToken)) return c.json({ error: "unauthorized" }, 401);
+    const refuse = (status: 401 | 403, body: Record<string, string>) => (refusals.take() ? c.json(body, status) : overBudget());
+    if (d.authToken !== null) {
+      if (!bearerMatches(c.req.header("authorization"), d.authToken)) return refuse(401, { error: "unauthorized" });
+    } else {
+      // Token-less, a web page is a loopback caller too: DNS rebinding and cross-site requests are refused.
+      const reason = hostOriginRefusal(c.req.header("host") ?? new URL(c.req.url).host, c.req.header("origin"));
+      if (reason) return refuse(403, { error: "origin_refused", reason });
+    }
+    if (!d.budget.take()) return overBudget();
+    if (c.req.method !== "GET" && c.req.method !== "HEAD" && !bodyTypeAccepted(JSON_ONLY, c.req.header("content-type"), hasBody(c.req.header("content-length"), c.req.header("transfer-encoding")))) {
+      return c.json({ error: "unsupported_media_type", accepted: [...JSON_ONLY] }, 415);
+    }
     await next();
   });
+  app.use("*", limitBody(() => GATEWAY_MAX_BODY_BYTES));
   app.onError((err, c) => {
     if (err instanceof FieldError) return c.json({ error: err.message, field: err.field }, 400);
     d.log("error", "gateway request failed", { error: err instanceof Error ? err.message : String(err) });
@@ -44,7 +81,20 @@ export function gatewayApp(d: GatewayAppDeps): Hono {
   const resolve = (recips: string[], body: Record<string, unknown>) => resolveRecipients(recips, (i) => body.recipients !== undefined ? `recipients[${i}]` : "recipient", d);
   const send = async (recips: string[], text: string) => d.sends.run(() => d.signal.call("send", { recipient: recips, message: text }));
 
-  app.get("/v1/health", (c) => c.json({ status: "ok", version: d.version }));
+  app.get("/v1/health", async (c) => {
+    // SPEC §4.13 `{status: ok, version}` only while signal-cli answers; otherwise say so (the API would answer 502).
+    // The bound covers opening a connection too (a stream backend connects before its call timer starts).
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), HEALTH_PROBE_MS)));
+    const reachable = await Promise.race([d.signal.call("listAccounts", {}, HEALTH_PROBE_MS).then(() => true, () => false), late]);
+    clearTimeout(timer);
+    if (reachable) return c.json({ status: "ok", version: d.version });
+    const s = d.stream;
+    const eventStream = s && s.failures > 0
+      ? { event_stream: { failed_attempts: s.failures, next_attempt_in_s: s.retryAt === null ? 0 : Math.max(0, Math.ceil((s.retryAt - Date.now()) / 1000)) } }
+      : {};
+    return c.json({ status: "unavailable", version: d.version, signal_cli: { reachable: false, ...eventStream } }, 503);
+  });
   const about = async () => {
     const acct = await d.signal.linkedAccount();
     return { linked: acct !== null, account: acct === null ? null : maskAccount(acct) };
@@ -131,10 +181,16 @@ export function gatewayApp(d: GatewayAppDeps): Hono {
     return streamSSE(c, async (stream) => {
       const ac = new AbortController();
       stream.onAbort(() => ac.abort());
+      // A stopping gateway ends the stream even when the subscriber stopped reading (a blocked write is released).
+      const end = () => stream.abort();
+      if (d.closing?.aborted) return;
+      d.closing?.addEventListener("abort", end, { once: true });
       try {
         for await (const ev of d.signal.events(ac.signal)) await stream.writeSSE({ event: "receive", data: JSON.stringify(ev) });
       } catch (e) {
         if (!ac.signal.aborted) d.log("warn", "signal-cli event stream ended", { error: e instanceof Error ? e.message : String(e) });
+      } finally {
+        d.closing?.removeEventListener("abort", end);
       }
     });
   });

@@ -61,7 +61,8 @@ export async function loadGatewayConfig(path: string, opts: { read: ReadModeFile
   const root = obj(doc, "(root)");
   const server = obj(root.server ?? {}, "server");
   const bind = str(server.bind ?? "127.0.0.1", "server.bind");
-  const port = int(server.port ?? 8080, "server.port", 0, 65535);
+  // SPEC §1 Runtime rules, as for the service: a bad port refuses to start and never binds a random one (0).
+  const port = int(server.port ?? 8080, "server.port", 1, 65535);
   const tokenRaw = server.auth_token === undefined || server.auth_token === null ? "" : str(server.auth_token, "server.auth_token", true);
   // SPEC §5 item 10: an empty string counts as no credential.
   const authToken = tokenRaw === "" ? null : tokenRaw;

@@ -9,6 +9,7 @@ import type { GatewayConfig } from "./config.ts";
 import { RecipientCache, RequestBudget, SendGate } from "./limits.ts";
 import { drainOnce, followInbound, registerMount } from "./service-link.ts";
 import { signalBackend, type SignalPorts } from "./backend.ts";
+import type { StreamState } from "./reconnect.ts";
 import type { SignalBackend } from "./signal-cli.ts";
 
 /** A running gateway. */
@@ -30,10 +31,15 @@ export async function startGateway(config: GatewayConfig, o: { version: string; 
     throw e;
   });
   o.log("info", "mounted on the service", { mount_id: mount.mount_id });
-  const app = gatewayApp({ version: o.version, authToken: config.server.authToken, signal, budget: new RequestBudget(), cache: new RecipientCache(), sends, log: o.log });
+  const stream: StreamState = { failures: 0, retryAt: null };
+  const closing = new AbortController();
+  const app = gatewayApp({
+    version: o.version, authToken: config.server.authToken, signal, budget: new RequestBudget(), refusals: new RequestBudget(),
+    cache: new RecipientCache(), sends, log: o.log, stream, closing: closing.signal,
+  });
   const server = await o.serveFetch((req) => app.fetch(req), { hostname: config.server.bind, port: config.server.port });
   const ac = new AbortController();
-  const inbound = followInbound(link, ac.signal);
+  const inbound = followInbound(link, ac.signal, { state: stream });
   let cranking = false;
   const crank = async () => {
     if (cranking) return; // one drain at a time: a slow send never overlaps the next claim
@@ -50,11 +56,14 @@ export async function startGateway(config: GatewayConfig, o: { version: string; 
   o.log("info", "gateway listening", { bind: config.server.bind, port: server.port, drain_interval_secs: config.drainIntervalSecs });
   return {
     port: server.port,
+    // Issue: SIGTERM must end the process promptly. The listener goes first (open event streams are ended, a stalled
+    // subscriber's socket is closed after the adapter's 1 s grace), then the follower stops at the next message.
     stop: async () => {
       clearInterval(timer);
       ac.abort();
-      await inbound.catch(() => {});
+      closing.abort();
       await server.close();
+      await inbound.catch(() => {});
       await backend.close();
     },
   };

@@ -12,6 +12,7 @@ import { signWebhook } from "../outbound/webhook-signature.ts";
 import type { GatewayLog } from "./app.ts";
 import { sha256Hex } from "./config.ts";
 import type { SendGate } from "./limits.ts";
+import { logsFailure, reconnectDelayMs, type StreamState } from "./reconnect.ts";
 import { CLIENT_TIMEOUT_MS, type SignalBackend, type SignalEnvelope } from "./signal-cli.ts";
 
 export interface ServiceLinkDeps {
@@ -102,17 +103,59 @@ export async function registerMount(d: ServiceLinkDeps & { bridgeConfigSha256: s
   throw new Error(`mount registration failed after 5 attempts (${last}): check service.base_url, that the service runs with CAIRN_CHANNEL_BRIDGE_CONFIG naming the same bridge config and CAIRN_CHANNEL_WEBHOOK_SECRET_FILE holding the same secret`);
 }
 
-/** Follows signal-cli's receive stream and forwards each message until `signal` aborts; reconnects after 1 s. */
-export async function followInbound(d: ServiceLinkDeps, signal: AbortSignal): Promise<void> {
+/** Options of `followInbound`: the shared stream state (for `/v1/health`) and the wait between attempts. */
+export interface FollowOptions {
+  state?: StreamState;
+  /** Waits `ms` or until `signal` aborts, whichever comes first (tests inject their own). */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  now?: () => number;
+}
+
+/**
+ * Follows signal-cli's receive stream and forwards each message until `signal` aborts. A lost or refused stream is
+ * retried after 1 s, 2 s, 4 s … up to 60 s (src/gateway/reconnect.ts), logged at the 1st, 2nd, 4th … failure in a
+ * row; a stream that opens resets both. After an abort no further message is forwarded (a backlog signal-cli already
+ * sent is dropped, as a kill would drop it; the one being forwarded finishes within the 15 s client timeout).
+ */
+export async function followInbound(d: ServiceLinkDeps, signal: AbortSignal, o: FollowOptions = {}): Promise<void> {
+  const state = o.state ?? { failures: 0, retryAt: null };
+  const sleep = o.sleep ?? abortableSleep;
+  const now = o.now ?? Date.now;
+  const opened = () => {
+    if (state.failures > 0) d.log("info", "signal-cli event stream restored", { after_failed_attempts: state.failures });
+    state.failures = 0;
+    state.retryAt = null;
+  };
   while (!signal.aborted) {
+    let error: unknown = new Error("signal-cli closed the event stream");
     try {
-      for await (const ev of d.signal.events(signal)) {
+      for await (const ev of d.signal.events(signal, opened)) {
+        if (signal.aborted) break;
         await forwardInbound(d, ev.envelope).catch((e) => d.log("error", "inbound forward failed", { error: e instanceof Error ? e.message : String(e) }));
       }
     } catch (e) {
-      if (signal.aborted) return;
-      d.log("warn", "signal-cli event stream lost; reconnecting", { error: e instanceof Error ? e.message : String(e) });
+      error = e;
     }
-    await new Promise((r) => setTimeout(r, 1000));
+    if (signal.aborted) return;
+    state.failures++;
+    const wait = reconnectDelayMs(state.failures);
+    state.retryAt = now() + wait;
+    if (logsFailure(state.failures)) {
+      d.log("warn", "signal-cli event stream lost; reconnecting", { failed_attempts: state.failures, retry_in_s: wait / 1000, error: error instanceof Error ? error.message : String(error) });
+    }
+    await sleep(wait, signal);
   }
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
 }

@@ -30,8 +30,8 @@ export interface SignalBackend {
   /** The linked account number, or null when no account is linked. */
   linkedAccount(): Promise<string | null>;
   call(method: string, params: Record<string, unknown>, timeoutMs?: number): Promise<unknown>;
-  /** Streams receive notifications until `signal` aborts. */
-  events(signal: AbortSignal): AsyncIterable<{ envelope?: SignalEnvelope; account?: string }>;
+  /** Streams receive notifications until `signal` aborts; `onOpen` is called once the stream is established. */
+  events(signal: AbortSignal, onOpen?: () => void): AsyncIterable<{ envelope?: SignalEnvelope; account?: string }>;
 }
 
 /** The params of a request: multi-account mode names the account on every call but the account-less ones (signal-cli-jsonrpc(5)). */
@@ -70,11 +70,12 @@ export class SignalCli implements SignalBackend {
     return linkedFrom(await this.call("listAccounts"), this.account);
   }
 
-  async *events(signal: AbortSignal): AsyncIterable<{ envelope?: SignalEnvelope; account?: string }> {
+  async *events(signal: AbortSignal, onOpen?: () => void): AsyncIterable<{ envelope?: SignalEnvelope; account?: string }> {
     const u = new URL("/api/v1/events", this.rpcUrl);
     if (this.account) u.searchParams.set("account", this.account);
     const res = await fetch(u, { headers: { accept: "text/event-stream" }, redirect: "error", signal });
     if (!res.ok || !res.body) throw new SignalCliError(-32000, `signal-cli events answered HTTP ${res.status}`);
+    onOpen?.();
     const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
     let buf = "";
     try {
@@ -84,6 +85,7 @@ export class SignalCli implements SignalBackend {
         buf += value;
         let cut: number;
         while ((cut = buf.search(/\r?\n\r?\n/)) >= 0) {
+          if (signal.aborted) return; // a buffered backlog is not handed out after the caller stopped
           const block = buf.slice(0, cut);
           buf = buf.slice(cut).replace(/^\r?\n\r?\n/, "");
           const data = block.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\n");

@@ -51,8 +51,9 @@ export class SignalCliStream implements SignalBackend {
     return linkedFrom(await this.call("listAccounts"), this.account);
   }
 
-  async *events(signal: AbortSignal): AsyncIterable<Notice> {
+  async *events(signal: AbortSignal, onOpen?: () => void): AsyncIterable<Notice> {
     const s = await this.connection();
+    onOpen?.();
     const queue: Notice[] = [];
     let failed: Error | null = null;
     let wake: (() => void) | null = null;

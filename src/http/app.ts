@@ -33,6 +33,7 @@ import { umpFileRoutes } from "./routes/ump-files.ts";
 import { parcelRoutes } from "./routes/parcels.ts";
 import { domainSnapshotRoutes } from "./routes/domain-snapshots.ts";
 import { webRoutes } from "../web/routes.tsx";
+import { declareWebPages } from "./routes/web-pages.ts";
 import { workflowRoutes } from "./routes/workflow.ts";
 import { channelRoutes } from "./routes/channels.ts";
 import { claimRoutes } from "./routes/claims.ts";
@@ -90,6 +91,7 @@ export function createApp(memory: Memory, _opts: AppOptions = {}): AppType {
   domainSnapshotRoutes(app, memory);
   // the operator web client at /app (issue 19, src/web/)
   webRoutes(app, memory);
+  declareWebPages(app);
   // workflow, case and channel routes (issue 16)
   workflowRoutes(app, memory);
   channelRoutes(app, memory);

@@ -166,6 +166,10 @@ export const GATES: Readonly<Record<string, Gate>> = Object.freeze({
   // SPEC §3: promote answers promotion_disabled for every actor, so every authenticated bearer reaches it.
   "POST /workflow/claims/:id/promote": anyPrincipal,
   "POST /workflow/claim-schemas": workflow,
+  "POST /workflow/claim-batches": workflow,
+  "GET /workflow/claim-batches": workflow,
+  "GET /workflow/claim-batches/:id": workflow,
+  "POST /workflow/claim-batches/:id/verify": workflow,
   // The opt-in model-provider lane (SPEC §1 item 3, issue 17): governed workflow only.
   "POST /workflow/runs/:id/kcs-draft": workflow,
   "POST /kcs/translate/suggest": workflow,

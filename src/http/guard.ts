@@ -24,7 +24,7 @@ import { verifyWebhook } from "../outbound/webhook-signature.ts";
 import { endpointOf, paramsOf } from "./endpoint.ts";
 import { GATES, gateKey, isPublicKey } from "./gates.ts";
 import { checkBodyType, checkHostAndOrigin, hasBody } from "./browser-posture.ts";
-import { limitBody } from "./too-large.ts";
+import { limitBody } from "../limits/body-limit.ts";
 import { mediaTypeOf } from "./media-types.ts";
 import { requireWellFormedJson } from "./well-formed.ts";
 import "./principal.ts";
@@ -215,6 +215,12 @@ function authorize(memory: Memory): MiddlewareHandler {
         .catch(() => memory.security.metrics.authzRefusal("audit_write_failed"));
       if (verdict.reason === "route_ungated") throw new MemoryError("route_ungated", "This route has no gate and is refused");
       throw new MemoryError("forbidden", "Not permitted", { reason: verdict.reason, gate: gate ? describeGate(gate) : undefined });
+    }
+    // SPEC §5 item 3: `pass` admits a roleless principal everywhere; on an admin route that is a sharp default, so it
+    // is named on /health/db (and logged once) with the safer setting.
+    if (verdict.reason === "roleless_pass" && gate?.level === "admin") {
+      const message = `A token with no roles was admitted to ${ep.method} ${ep.pattern} (an admin route) because CAIRN_RBAC_ROLELESS_POSTURE=pass; set CAIRN_RBAC_ROLELESS_POSTURE=deny to refuse roleless tokens`;
+      if (memory.warnings.add("roleless_admin_access", message)) memory.log("warn", message, { code: "roleless_admin_access" });
     }
     c.set("principal", principal);
     await next();

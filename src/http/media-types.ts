@@ -19,10 +19,7 @@ export const BODY_TYPES: Readonly<Record<string, readonly string[]>> = Object.fr
   "POST /ingest": ["application/json", "text/markdown"],
 });
 
-/** The media type of a Content-Type header value: lower-cased, parameters dropped. */
-export function mediaTypeOf(header: string): string {
-  return header.split(";")[0]!.trim().toLowerCase();
-}
+export { mediaTypeOf } from "../auth/browser-posture.ts";
 
 /** The accepted body types of a route key. */
 export function bodyTypesOf(routeKey: string): readonly string[] {

@@ -58,6 +58,7 @@ const TAGS: Record<string, string> = {
   connectors: "Connector registry and registration (SPEC §2.12, §4.4); syncs run from the CLI",
   graph: "The entity graph (SPEC §4.6)",
   ump: "Universal Memory Protocol routes (SPEC §4.9)",
+  web: "The operator web client's pages, assets and HTML fragments (SPEC §4.3, §4.8 /app)",
   audit: "The hash-chained audit log (SPEC §4.8)",
   ops: "Operations: metrics and authorization explain (SPEC §4.8)",
 };

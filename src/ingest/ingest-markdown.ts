@@ -105,7 +105,7 @@ export async function prepareMarkdown(ctx: WriteContext, raw: unknown, opts: Mar
   // SPEC §8: each stage and each chunk below is a slice boundary of the request's deadline.
   await paceWork(ctx.work);
   const span = bodySpan(content, parsed);
-  // Issue 22 item 5 (README "Markdown chunking"): a body that fits in `maxChars` is one chunk, whatever its
+  // Issue 22 item 5 (docs/write-doors.md "Markdown chunking"): a body that fits in `maxChars` is one chunk, whatever its
   // headings; front matter is never chunk text (it is every chunk's `meta.frontmatter`). The vault binding
   // (`whole`) and a note that is only front matter keep the document verbatim.
   const parts = opts.whole || span === undefined

@@ -48,7 +48,7 @@ export async function writeChunks(
   ctx: WriteContext, input: NewChunk[], extra?: ExtraWrites, action = "ingest", auditDetail?: Record<string, unknown>,
   after?: AfterWrites,
 ): Promise<WriteOutcome[]> {
-  // Multi-database mode: each domain's chunks commit in its own database, one domain at a time (README).
+  // Multi-database mode: each domain's chunks commit in its own database, one domain at a time (docs/scale-out.md).
   const domains = [...new Set(input.map((c) => c.domain))];
   if (ctx.db.router !== undefined && domains.length > 1) return await writeByDomain(ctx, input, domains, extra, action, auditDetail, after);
   const known = await findAnywhere(ctx, input.map((c) => c.contentHash));

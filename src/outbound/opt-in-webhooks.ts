@@ -18,6 +18,8 @@ export interface OptInWebhookSettings {
   erasureSecret?: string;
   allowLoopback: boolean;
   resolve: (host: string) => Promise<string[]>;
+  /** Connects to the checked addresses only (SPEC §5 item 12); host names are refused without it. */
+  pinnedFetch?: (addresses: readonly string[]) => typeof fetch;
   now: () => Date;
   /** Where delivery failures are reported (never thrown at the caller). */
   log: (level: "warn" | "error", message: string, fields: Record<string, unknown>) => void;
@@ -42,7 +44,9 @@ export interface OptInWebhooks {
 /** Builds the webhook services. */
 export function createOptInWebhooks(s: OptInWebhookSettings): OptInWebhooks {
   const origins = [s.alertUrl, s.erasureUrl].filter((u): u is string => u !== undefined).map((u) => new URL(u).origin);
-  const client = origins.length ? createOutboundClient({ allowedOrigins: origins, resolve: s.resolve, allowLoopback: s.allowLoopback }) : undefined;
+  const client = origins.length ? createOutboundClient({
+    allowedOrigins: origins, resolve: s.resolve, allowLoopback: s.allowLoopback, ...(s.pinnedFetch ? { pinnedFetch: s.pinnedFetch } : {}),
+  }) : undefined;
   const pacing = s.backoffMs ? { backoffMs: s.backoffMs } : {};
   const alerts: AlertSender | undefined = client && s.alertUrl && s.alertSecret
     ? createAlertSender({ url: s.alertUrl, secret: s.alertSecret, client, now: s.now, ...pacing })

@@ -4,8 +4,11 @@
  * resolves to must pass the deny table, redirects are refused (the request is
  * sent with `redirect: "manual"` and any 3xx is an error), and each exchange has
  * a 15 s deadline by default (SPEC §8 "client timeout 15 s, no redirects").
- * DNS is a port (`resolve`) so the runtime adapter supplies it; see README for
- * the DNS-rebinding caveat. Outcomes are values, never exceptions.
+ * DNS is a port (`resolve`) so the runtime adapter supplies it, and so is the
+ * pinned connection (`pinnedFetch`): a host name is resolved once, and the
+ * request goes to exactly the addresses that passed the deny table, so a DNS
+ * answer that changes between the check and the connection (rebinding) cannot
+ * reach a forbidden address. Outcomes are values, never exceptions.
  */
 
 import { isForbiddenAddress, isLoopbackAddress, parseIpv4, parseIpv6 } from "./deny-table.ts";
@@ -20,7 +23,13 @@ export interface OutboundConfig {
   allowLoopback?: boolean;
   /** Deadline for the whole exchange, body included; default 15000 ms. */
   timeoutMs?: number;
-  /** Fetch implementation; defaults to the global `fetch`. */
+  /**
+   * A fetch that connects only to the given (already checked) addresses, keeping the URL's name for Host and TLS
+   * (the runtime's `createPinnedFetch`). Used for every host name; without it a name is refused (`resolve_failed`),
+   * since a plain fetch would look the name up again.
+   */
+  pinnedFetch?: (addresses: readonly string[]) => typeof fetch;
+  /** Fetch implementation for IP-literal hosts (nothing to re-resolve); defaults to the global `fetch`. */
   fetchImpl?: typeof fetch;
 }
 
@@ -57,8 +66,9 @@ export function createOutboundClient(config: OutboundConfig): OutboundClient {
       if (!allowed.has(url.origin)) return fail("origin_not_allowed", `Origin ${url.origin} is not a configured destination`);
 
       const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+      const literal = parseIpv4(host) !== null || parseIpv6(host) !== null;
       let addresses: string[];
-      if (parseIpv4(host) || parseIpv6(host)) addresses = [host];
+      if (literal) addresses = [host];
       else {
         try {
           addresses = await config.resolve(host);
@@ -70,12 +80,15 @@ export function createOutboundClient(config: OutboundConfig): OutboundClient {
       // SPEC §5 item 12: every address must be allowed, or a multi-record answer could smuggle a private one.
       const refused = addresses.find((ip) => !permitted(ip));
       if (refused !== undefined) return fail("forbidden_address", `Host ${host} resolves to a forbidden address`);
+      if (!literal && !config.pinnedFetch) return fail("resolve_failed", `Host ${host} cannot be pinned to its checked address`);
 
       const deadline = AbortSignal.timeout(timeoutMs);
       const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+      // SPEC §5 item 12: a name connects to the addresses just checked, never to a second lookup's answer.
+      const connect = literal ? fetchImpl : config.pinnedFetch!(addresses);
       let response: Response;
       try {
-        response = await fetchImpl(url, { ...init, redirect: "manual", signal });
+        response = await connect(url, { ...init, redirect: "manual", signal });
       } catch (e) {
         if (deadline.aborted) return fail("timeout", `No response within ${timeoutMs} ms`);
         if (init.signal?.aborted) return fail("aborted", "Request aborted by the caller");

@@ -66,9 +66,9 @@ export async function createRecallEngine(o: {
 }): Promise<RecallEngine> {
   const { index, lexical, cache } = await loadRecallIndex(o.db, o.embedder, o.snapshots, { nodeVectorRows: o.nodeVectorRows });
   // The vector leg: an exact scan of the in-memory matrix, or libSQL's DiskANN index above the documented size
-  // (README "Recall": its recall@10 against the exact scan is measured there). A remote server no longer implies
+  // (docs/benchmarks.md "Vector index": its recall@10 against the exact scan is measured there). A remote server no longer implies
   // DiskANN (issue 20): every node holds the matrix anyway, and maintaining the index was ~90% of sqld's CPU in a
-  // batched ingest (README "Several nodes over one libSQL server").
+  // batched ingest (docs/scale-out.md "Several nodes over one libSQL server").
   const mode = o.vectorIndex ?? "auto";
   // Multi-database mode keeps the exact in-memory scan: an engine-side vector index lives in one database only.
   const useAnn = index.vectors !== undefined && o.db.router === undefined &&

@@ -13,7 +13,7 @@ import { normalizeDomainName } from "../domains/domain-name.ts";
 import type { WriteContext } from "../ingest/context.ts";
 import { getChunk, listChunksAfter } from "../store/chunks.ts";
 import {
-  approveLink, closeLink, edgeConflicts, type EdgeConflict, findOpenLink, getLink, insertLink, linkExistsForPair, listLinks,
+  approveLink, closeLink, edgeConflicts, type EdgeConflict, listedRelationTypes, findOpenLink, getLink, insertLink, linkExistsForPair, listLinks,
   type LinkKind, type LinkRow, type LinkStatus,
 } from "../store/consolidation.ts";
 import type { Db, Exec } from "../store/db.ts";
@@ -104,7 +104,9 @@ export function createConsolidateService(o: { ctx: WriteContext; audit: AuditSer
       }
       const conflicts = await conflictsOf(db, domain);
       const { chunks, created } = await planChunks(db, domain);
-      const planned = planConsolidation({ conflicts, chunks, created, threshold });
+      const listed = new Set<string>();
+      for (const d of domain === undefined ? dbsOf(db) : [dbOfDomain(db, domain)]) for (const x of await listedRelationTypes(d.client, domain)) listed.add(x);
+      const planned = planConsolidation({ conflicts, chunks, created, threshold, listed });
       const rows = await db.write(async (tx) => {
         const now = ctx.clock().toISOString();
         const ids: number[] = [];

@@ -6,6 +6,8 @@
  *    the same subject and relation different objects, and the two edges'
  *    valid windows overlap (an open bound overlaps everything). Disjoint
  *    windows are history, not conflict (worked at A until 2020, at B since).
+ *    A relation that holds several values at once is never a conflict
+ *    (`relation-cardinality.ts`: on call for two services is not a contradiction).
  * 2. Near-duplicate → `supersedes`: two unflagged chunks of one domain
  *    whose term-vector cosine is at or above the threshold (see
  *    `similarity.ts`; default 0.9).
@@ -14,6 +16,7 @@
  * the older one. One link per chunk pair and kind; output sorted.
  */
 import type { EdgeConflict, LinkKind } from "../store/consolidation.ts";
+import { isMultiValued } from "./relation-cardinality.ts";
 import { nearDuplicatePairs, termVector } from "./similarity.ts";
 
 /** A chunk the planner compares. */
@@ -45,6 +48,8 @@ export function planConsolidation(o: {
   chunks: readonly PlanChunk[];
   created: ReadonlyMap<number, string>;
   threshold: number;
+  /** Relation types the store shows listing several objects for one subject in one chunk. */
+  listed?: ReadonlySet<string>;
 }): PlannedLink[] {
   const newer = (a: number, b: number): [number, number] => {
     const ta = ms(o.created.get(a), 0), tb = ms(o.created.get(b), 0);
@@ -52,7 +57,7 @@ export function planConsolidation(o: {
   };
   const out = new Map<string, PlannedLink>();
   for (const c of o.conflicts) {
-    if (c.a.chunkId === c.b.chunkId || !windowsOverlap(c.a, c.b)) continue;
+    if (c.a.chunkId === c.b.chunkId || !windowsOverlap(c.a, c.b) || isMultiValued(c.relation, o.listed ?? new Set())) continue;
     const [from, to] = newer(c.a.chunkId, c.b.chunkId);
     const key = `contradicts:${from}:${to}`;
     if (out.has(key)) continue;

@@ -9,9 +9,10 @@
  * - a chunk is *decayed* at T when its `expires_at` is at or before T:
  *   dropped unless the caller opted in, then marked `decayed`;
  * - a served chunk is in *conflict* when a `supersedes` or `contradicts`
- *   link that is open at T (proposed, or approved and not undone) joins it
- *   to another chunk that is current at T (stored, created by T, unflagged,
- *   not superseded, not decayed).
+ *   link that is approved at T (and not undone by T) joins it to another
+ *   chunk that is current at T (stored, created by T, unflagged, not
+ *   superseded, not decayed). A link that is only proposed marks nothing:
+ *   agents are shown a conflict only once a human has confirmed it.
  *
  * The filter is pure over a `TemporalSource`: `dbTemporalSource` reads
  * everything in one statement; the composition root uses the cached source
@@ -75,7 +76,7 @@ export async function temporalFilter(src: TemporalSource, ids: number[], opts: T
     else if (decayedAt(id)) (opts.includeDecayed ? view.decayed : view.drop).add(id);
   }
   links.forEach((l, i) => {
-    if (states[i] !== "proposed" && states[i] !== "approved") return;
+    if (states[i] !== "approved") return;
     for (const [self, other] of [[l.from, l.to], [l.to, l.from]]) {
       if (asked.has(self) && !view.drop.has(self) && current(other)) view.conflict.add(self);
     }

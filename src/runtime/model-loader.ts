@@ -57,11 +57,19 @@ export async function loadTextPool(config: Config, embedder: Embedder | undefine
   return await createTextPool({ workers, tablePath: `${packageRoot()}/${DEFAULT_STATIC_ASSET_PATH}`, embedderId: embedder.id });
 }
 
-/** Loads the optional ONNX cross-encoder for the rerank tier. */
-export async function loadCrossEncoder(config: Config): Promise<CrossEncoder | undefined> {
-  if (!config.rerankModelDir) return undefined;
-  const { loadOnnxCrossEncoder } = await import("../rerank/onnx-cross-encoder.ts");
-  return await loadOnnxCrossEncoder(config.rerankModelDir);
+/**
+ * Loads the optional ONNX cross-encoder for the rerank tier. SPEC §1 step 5: the tier fails open, so a missing or
+ * broken model is a warning (the built-in reranker runs alone), never a refused boot.
+ */
+export async function loadCrossEncoder(config: Config): Promise<{ crossEncoder?: CrossEncoder; warning?: string }> {
+  if (!config.rerankModelDir) return {};
+  try {
+    const { loadOnnxCrossEncoder } = await import("../rerank/onnx-cross-encoder.ts");
+    return { crossEncoder: await loadOnnxCrossEncoder(config.rerankModelDir) };
+  } catch (e) {
+    const why = e instanceof MemoryError ? e.message : "the model could not be loaded";
+    return { warning: `CAIRN_RERANK_MODEL_DIR: ${why}; reranking with the built-in reranker only` };
+  }
 }
 
 /** Loads the optional ONNX injection classifier (SPEC §1 Trust rules); a missing or broken model refuses boot. */

@@ -181,7 +181,15 @@ export async function serveFetch(
     const handler = (req: Request, info: { remoteAddr?: { hostname?: string } }) => fetch(req, { remoteAddr: info?.remoteAddr?.hostname });
     const server = g.Deno.serve({ hostname: opts.hostname, port: opts.port, onListen: (a: { port: number }) => resolvePort(a.port) }, handler);
     const port = await ready;
-    return { port, close: () => server.shutdown() };
+    // Deno's shutdown is graceful only: a stalled upload or an endless stream would hold it open. After the grace the
+    // close resolves anyway, so the caller's clean stamp and exit still happen (the exit ends what is left).
+    return {
+      port,
+      close: () => new Promise<void>((r) => {
+        const grace = setTimeout(r, 1000);
+        server.shutdown().then(() => (clearTimeout(grace), r()), () => (clearTimeout(grace), r()));
+      }),
+    };
   }
   const { getRequestListener } = await import("@hono/node-server");
   const { createServer } = await import("node:http");
@@ -212,10 +220,12 @@ export async function serveFetch(
         port: typeof a === "object" && a !== null ? a.port : opts.port,
         // Stop accepting, drop idle keep-alive sockets now and any still busy after a 1 s grace: a browser's pooled
         // connection must not hold a shutdown open (the clean-shutdown stamp and WAL checkpoint come after it).
+        // The grace timer keeps the process alive: a socket paused on an unread body (a refused upload) holds no
+        // active handle, so with an unref'd timer the process would end here, before the clean stamp, with exit 0.
         close: () => new Promise<void>((r) => {
-          server.close(() => r());
+          const grace = setTimeout(() => server.closeAllConnections(), 1000);
+          server.close(() => (clearTimeout(grace), r()));
           server.closeIdleConnections();
-          setTimeout(() => server.closeAllConnections(), 1000).unref();
         }),
       });
     });

@@ -56,7 +56,7 @@ export async function approvedSupersedesEdges(ex: Exec): Promise<[number, number
 
 // --- multi-database mode (issue 20): the checks whose rows span the global database and the domain databases ---
 
-/** The invariants whose rows all live in one database (run on each database, README "Multi-database mode"). */
+/** The invariants whose rows all live in one database (run on each database, docs/scale-out.md "One database per domain"). */
 export const PER_DATABASE = ["orphan_vectors", "dangling_relation_owners", "tombstoned_present"] as const;
 
 /** Open consolidation links' ends after `afterId` (global database), one page. */

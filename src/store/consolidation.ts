@@ -235,3 +235,15 @@ export async function edgeConflicts(ex: Exec, domain?: string): Promise<EdgeConf
     b: { chunkId: Number(r.b_chunk), object: String(r.b_object), validAt: opt(r.b_valid), invalidAt: opt(r.b_invalid) },
   }));
 }
+
+/** Relation types some chunk gives one subject two or more current objects of (the author listed several). */
+export async function listedRelationTypes(ex: Exec, domain?: string): Promise<Set<string>> {
+  const rs = await ex.execute({
+    sql: `SELECT DISTINCT type FROM (
+            SELECT type FROM relations
+            WHERE superseded_at IS NULL AND chunk_id IS NOT NULL AND (? IS NULL OR domain = ?)
+            GROUP BY domain, from_id, type, chunk_id HAVING COUNT(DISTINCT to_id) > 1)`,
+    args: [domain ?? null, domain ?? null],
+  });
+  return new Set(rs.rows.map((r) => String(r.type)));
+}

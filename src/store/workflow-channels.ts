@@ -170,3 +170,14 @@ export async function hasMergeSuggestion(ex: Exec, runId: number): Promise<boole
   const rs = await ex.execute({ sql: "SELECT 1 FROM case_merge_suggestions WHERE run_id = ? LIMIT 1", args: [runId] });
   return rs.rows.length > 0;
 }
+
+/** The merge suggestion filed for a run (one per run at most). */
+export async function mergeSuggestionByRun(ex: Exec, runId: number): Promise<MergeSuggestionRow | undefined> {
+  const rs = await ex.execute({ sql: "SELECT proposal_id FROM case_merge_suggestions WHERE run_id = ? ORDER BY proposal_id LIMIT 1", args: [runId] });
+  return rs.rows.length ? await mergeSuggestionByProposal(ex, Number(rs.rows[0]!.proposal_id)) : undefined;
+}
+
+/** Records the basis a later vendor merge revealed (SPEC §6 `source: crm_merge`). */
+export async function setMergeSuggestionBasis(ex: Exec, proposalId: number, basis: MergeSuggestionRow["basis"]): Promise<void> {
+  await ex.execute({ sql: "UPDATE case_merge_suggestions SET basis = ? WHERE proposal_id = ?", args: [basis, proposalId] });
+}

@@ -165,6 +165,11 @@ export async function insertEvent(ex: Exec, e: Omit<EventRow, "id">): Promise<nu
   return Number(rs.lastInsertRowid);
 }
 
+/** Replaces one event's payload (an audited amendment; the caller appends the audit row in the same transaction). */
+export async function updateEventPayload(ex: Exec, eventId: number, payload: Record<string, unknown>): Promise<void> {
+  await ex.execute({ sql: "UPDATE workflow_events SET payload = ? WHERE id = ?", args: [JSON.stringify(payload), eventId] });
+}
+
 /** A run's events in order. */
 export async function listRunEvents(ex: Exec, runId: number): Promise<EventRow[]> {
   const rs = await ex.execute({ sql: "SELECT * FROM workflow_events WHERE run_id = ? ORDER BY id", args: [runId] });

@@ -17,7 +17,7 @@ import { caseRecord, parseCrmCase, type CrmCase } from "./crm-case.ts";
 import { runView, type RunView, type WorkflowDeps } from "./deps.ts";
 import { emitEvent, type PostedEvent } from "./emit-event.ts";
 import { fileGovernedProposal } from "./governed-proposal.ts";
-import { suggestMerge } from "./reask.ts";
+import { noteLaterMerge, suggestMerge } from "./reask.ts";
 import { assertTransition, isActive } from "./run-states.ts";
 import { dueAt, slaClassOf } from "./sla.ts";
 
@@ -63,6 +63,8 @@ export async function applyCase(d: WorkflowDeps, envelope: unknown, o: { origin:
     if (created || mergedNow) {
       const pid = await suggestMerge(tx, d, fresh, { mergedInto: c.merged_into, now });
       if (pid !== undefined) out.merge_suggestion_proposal_id = pid;
+      // SPEC §6: a merge learnt after the suggestion was filed still makes the re-ask's source crm_merge.
+      else if (mergedNow) await noteLaterMerge(tx, d.audit, fresh, { mergedInto: c.merged_into, now });
     }
     if (c.body_markdown !== undefined) {
       // SPEC §2.11: the body is untrusted and enters only via a proposal; `source` ties it to the case (solve signal).

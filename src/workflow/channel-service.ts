@@ -51,7 +51,12 @@ export function requireKind(d: WorkflowDeps, kind: string): void {
   if (!d.bridgeDigests.has(kind)) throw new MemoryError("not_found", "channel kind not configured");
 }
 
-async function refuseReplay(tx: Exec, webhookId: string, route: string, now: string): Promise<void> {
+/**
+ * SPEC §5 item 8: a signed request's `webhook-id` is claimed in the transaction of its change, once across every signed
+ * route, so a replay inside the ±300 s window is refused (409 `webhook_replayed`); a request refused before its
+ * transaction does not burn the id, so the sender's retry with the same id is still accepted.
+ */
+export async function refuseReplay(tx: Exec, webhookId: string, route: string, now: string): Promise<void> {
   if (await claimWebhookId(tx, webhookId, route, now)) {
     throw new MemoryError("webhook_replayed", "this webhook-id was already received", undefined, 409);
   }

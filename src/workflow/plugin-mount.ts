@@ -4,12 +4,14 @@
  * the SHA-256 of the shared bridge config bytes it loaded. The server
  * compares it with the digest of the same file it read at boot; a mismatch
  * is refused (409 `mount_evidence_mismatch`), so both ends run one config.
+ * A signed mount's `webhook-id` is claimed like the channel webhooks' (a
+ * replay is 409 `webhook_replayed`, SPEC §5 item 8).
  */
 import { MemoryError } from "../core/errors.ts";
 import { insertPluginMount } from "../store/workflow-channels.ts";
 import { field, objectBody, type WorkflowDeps } from "./deps.ts";
 import { emitEvent } from "./emit-event.ts";
-import { requireKind } from "./channel-service.ts";
+import { refuseReplay, requireKind } from "./channel-service.ts";
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const PLUGIN = /^[a-z][a-z0-9_.-]{0,63}$/;
@@ -22,8 +24,8 @@ function sameHex(a: string, b: string): boolean {
   return diff === 0;
 }
 
-/** Body `{plugin, kind, evidence: {bridge_config_sha256}}` → the recorded mount. */
-export async function mountPlugin(d: WorkflowDeps, body: unknown, o: { actor?: string } = {}): Promise<{ mount_id: number; plugin: string; kind: string; mounted: true }> {
+/** Body `{plugin, kind, evidence: {bridge_config_sha256}}` → the recorded mount; `webhookId` when it came signed. */
+export async function mountPlugin(d: WorkflowDeps, body: unknown, o: { actor?: string; webhookId?: string } = {}): Promise<{ mount_id: number; plugin: string; kind: string; mounted: true }> {
   const b = objectBody(body);
   const plugin = field(b, "plugin", 64);
   if (!PLUGIN.test(plugin)) throw new MemoryError("invalid_request", "plugin must match ^[a-z][a-z0-9_.-]{0,63}$", { field: "plugin" }, 400);
@@ -37,6 +39,7 @@ export async function mountPlugin(d: WorkflowDeps, body: unknown, o: { actor?: s
   }
   return await d.db.write(async (tx) => {
     const now = d.clock().toISOString();
+    if (o.webhookId !== undefined) await refuseReplay(tx, o.webhookId, `mount:${kind}`, now);
     const id = await insertPluginMount(tx, { plugin, kind, configSha256: digest, mountedAt: now });
     await emitEvent(tx, d.audit, { runId: null, type: "plugin/mounted", now, actor: o.actor, payload: { mount_id: id, plugin, kind, bridge_config_sha256: digest } });
     return { mount_id: id, plugin, kind, mounted: true as const };

@@ -9,9 +9,11 @@
 import type { AuditService } from "../audit/audit-service.ts";
 import type { DecisionHook } from "../review/decision-hooks.ts";
 import type { Exec } from "../store/db.ts";
-import { decideMergeSuggestion, hasMergeSuggestion, insertMergeSuggestion, mergeSuggestionByProposal } from "../store/workflow-channels.ts";
-import { getRun, recentClosedBySubject, type RunRow } from "../store/workflow-runs.ts";
-import { emitEvent } from "./emit-event.ts";
+import {
+  decideMergeSuggestion, hasMergeSuggestion, insertMergeSuggestion, mergeSuggestionByProposal, mergeSuggestionByRun, setMergeSuggestionBasis,
+} from "../store/workflow-channels.ts";
+import { getRun, listRunEvents, recentClosedBySubject, updateEventPayload, type RunRow } from "../store/workflow-runs.ts";
+import { emitEvent, sha256Hex } from "./emit-event.ts";
 import { fileGovernedProposal } from "./governed-proposal.ts";
 import type { WorkflowDeps } from "./deps.ts";
 
@@ -33,6 +35,30 @@ export async function suggestMerge(tx: Exec, d: WorkflowDeps, run: RunRow, o: { 
   });
   await insertMergeSuggestion(tx, { proposalId: id, runId: run.id, priorRunId: prior.id, basis, createdAt: o.now });
   return id;
+}
+
+/**
+ * A vendor merge that arrives after the suggestion was filed (SPEC §6: `source: crm_merge` when derived from a merge).
+ * When the run was merged into the very case the suggestion matched, a pending suggestion takes the `crm_merge` basis
+ * (its approval then emits that source), and an already-emitted `case/reask` has its `source` amended, with one audit
+ * row naming the event and the change. A merge into another case, or a rejected suggestion, changes nothing.
+ */
+export async function noteLaterMerge(tx: Exec, audit: AuditService, run: RunRow, o: { mergedInto?: string; now: string }): Promise<void> {
+  if (o.mergedInto === undefined) return;
+  const s = await mergeSuggestionByRun(tx, run.id);
+  if (!s || s.basis === "crm_merge" || s.status === "rejected") return;
+  const prior = await getRun(tx, s.priorRunId);
+  if (prior?.caseJson?.case_id !== o.mergedInto) return;
+  await setMergeSuggestionBasis(tx, s.proposalId, "crm_merge");
+  if (s.status !== "approved") return;
+  const ev = (await listRunEvents(tx, run.id)).find((e) => e.type === "case/reask" && e.payload.proposal_id === s.proposalId);
+  if (!ev || ev.payload.source === "crm_merge") return;
+  const payload = { ...ev.payload, source: "crm_merge", source_updated_at: o.now };
+  await updateEventPayload(tx, ev.id, payload);
+  await audit.append(tx, {
+    action: "workflow_event_amended", target: `run:${run.id}`,
+    detail: { event_id: ev.id, field: "source", from: ev.payload.source, to: "crm_merge", payload_sha256: await sha256Hex(JSON.stringify(payload)) },
+  });
 }
 
 /** What approving or rejecting a suggestion does. */

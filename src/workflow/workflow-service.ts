@@ -43,7 +43,7 @@ export interface WorkflowService {
   /** Emits `valet/due` for runs whose SLA clock ran out (each drain runs it too). */
   sweepDue(): Promise<PostedEvent[]>;
   /** `POST /workflow/plugins/mount`. */
-  mountPlugin(body: unknown, o?: Acting): Promise<{ mount_id: number; plugin: string; kind: string; mounted: true }>;
+  mountPlugin(body: unknown, o?: Acting & { webhookId?: string }): Promise<{ mount_id: number; plugin: string; kind: string; mounted: true }>;
   /** `POST /webhooks/channel/{kind}` (after the guard verified the signature). */
   inbound(kind: string, body: unknown, o: { webhookId: string }): Promise<InboundResult>;
   /** An operator's reply draft: a `channel/out` envelope pending review. */

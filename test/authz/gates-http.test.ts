@@ -114,6 +114,31 @@ describe("refusals and the roleless posture over HTTP", () => {
     expect((await t.req("GET", "/stats", undefined, d.as(["reader"]))).status).toBe(200);
   });
 
+  it("warns once on /health/db when a roleless token is admitted to an admin route under pass, never under deny", async () => {
+    const a = await jwtMemory();
+    t = a.t;
+    const admin = a.as(["admin"]);
+    const warningsOf = async () => (await (await t!.req("GET", "/health/db", undefined, admin)).json()).warnings as Array<{ code: string; message: string }> | undefined;
+    expect((await (await t.req("GET", "/health/db", undefined, admin)).json()).roleless_posture).toBe("pass");
+    // A roleless read is the documented posture; only an admin route reached without roles is the sharp edge.
+    expect((await t.req("GET", "/stats", undefined, a.as([]))).status).toBe(200);
+    expect(await warningsOf()).toBeUndefined();
+    expect((await t.req("GET", "/audit", undefined, a.as([]))).status).toBe(200);
+    expect((await t.req("GET", "/audit", undefined, a.as(undefined))).status).toBe(200);
+    const w = await warningsOf();
+    expect(w).toHaveLength(1);
+    expect(w![0]!.code).toBe("roleless_admin_access");
+    expect(w![0]!.message).toMatch(/CAIRN_RBAC_ROLELESS_POSTURE=deny/);
+    expect(w![0]!.message).toContain("/audit");
+    await t.close();
+    const d = await jwtMemory({ CAIRN_RBAC_ROLELESS_POSTURE: "deny" });
+    t = d.t;
+    expect((await t.req("GET", "/audit", undefined, d.as([]))).status).toBe(403);
+    const dh = await (await t.req("GET", "/health/db", undefined, d.as(["admin"]))).json();
+    expect(dh.roleless_posture).toBe("deny");
+    expect(dh.warnings).toBeUndefined();
+  });
+
   it("scopes domain admin to its own domain", async () => {
     const m = await jwtMemory();
     t = m.t;

@@ -59,3 +59,17 @@ describe("parseConfig (SPEC §1 Runtime rules)", () => {
     expect(c.writePosture).toBe("review");
   });
 });
+
+describe("the model-provider lane's settings", () => {
+  const key = { CAIRN_PROVIDER_KEY_FILE: "/nonexistent/provider.key" };
+  it("names the provider after the URL's host by default, an IPv6 literal included", () => {
+    const at = (url: string) => parseConfig({ CAIRN_PROVIDER_URL: url, ...key }).provider!.name;
+    expect(at("http://llm.internal:8080/v1")).toBe("llm.internal:8080");
+    expect(at("http://127.0.0.1:11434")).toBe("127.0.0.1:11434");
+    expect(at("http://[::1]:8080/v1")).toBe("ipv6-::1:8080");
+    expect(at("https://[fd00::5]/v1")).toBe("ipv6-fd00::5");
+    expect(parseConfig({ CAIRN_PROVIDER_URL: "http://[::1]:8080/v1", CAIRN_PROVIDER_NAME: "local", ...key }).provider!.name).toBe("local");
+    // An explicit name is still held to the label pattern.
+    expect(() => parseConfig({ CAIRN_PROVIDER_URL: "http://[::1]:8080/v1", CAIRN_PROVIDER_NAME: "[::1]", ...key })).toThrow(/CAIRN_PROVIDER_NAME/);
+  });
+});

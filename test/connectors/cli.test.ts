@@ -38,9 +38,9 @@ describe("cairn connect / sync / connector-status", () => {
 
     const status = await cairn(["connector-status", "--json"], env);
     expect(status.code).toBe(0);
-    expect(JSON.parse(lastLine(status.stdout)).connectors).toEqual([
-      expect.objectContaining({ kind: "github", instance: "main", state: "idle", records_total: 3, last_error: null }),
-    ]);
+    const rows = JSON.parse(lastLine(status.stdout)).connectors;
+    expect(rows).toEqual([expect.objectContaining({ kind: "github", instance: "main", state: "idle", records_total: 3 })]);
+    expect(rows[0]).not.toHaveProperty("last_error");
   }, 480_000);
 
   it("exits 1 with the safe error when the vendor fails, and refuses a 0644 config", async () => {

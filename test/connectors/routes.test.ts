@@ -23,7 +23,10 @@ describe("connector routes", () => {
     const r = await t.req("POST", "/connectors/register", { kind: "github", instance: "main", config: config(t.dir) });
     expect(r.status).toBe(201);
     const body = await r.json();
-    expect(body.connector).toMatchObject({ kind: "github", instance: "main", state: "registered", last_sync_at: null });
+    expect(body.connector).toMatchObject({ kind: "github", instance: "main", state: "registered" });
+    // SPEC §4: optional fields are omitted, never null.
+    expect(body.connector).not.toHaveProperty("last_sync_at");
+    expect(body.connector).not.toHaveProperty("last_error");
     expect(body.config_path).toBe(join(t.dir, "config", "connectors", "github-main.json"));
     expect(statSync(body.config_path).mode & 0o777).toBe(0o600);
     expect((await t.req("POST", "/connectors/register", { kind: "github", instance: "main", config: config(t.dir) })).status).toBe(200);

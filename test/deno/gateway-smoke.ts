@@ -77,8 +77,12 @@ const booted = await bootServer({
 const base = `http://127.0.0.1:${booted.server.port}`;
 const op = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
 const logs: string[] = [];
+// The gateway, like the service, never binds a random port (SPEC §1 Runtime rules): take a free one first.
+const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+const gwPort = (probe.addr as Deno.NetAddr).port;
+probe.close();
 const gwConfig = await file("gateway.json", JSON.stringify({
-  server: { bind: "127.0.0.1", port: 0 },
+  server: { bind: "127.0.0.1", port: gwPort },
   signal_cli: { socket: socketPath },
   service: { base_url: base, webhook_secret_file: await file("gw.secret", SECRET) },
   bridge_config_path: await file("gw-bridge.signal.json", BRIDGE),
@@ -87,6 +91,8 @@ const gwConfig = await file("gateway.json", JSON.stringify({
 const gw = await startGateway(await loadGatewayConfig(gwConfig, { read: readSecretFile, env: {} }), {
   version: "smoke", serveFetch, ports: { connectUnix, connectTcp, spawnStdio }, log: (level, msg) => void logs.push(`${level} ${msg}`),
 });
+let gwStopped = false;
+let stalled: { conn: Deno.Conn; head: string } | undefined;
 try {
   check("gateway mounted with the channel secret (no service token)", logs.includes("info mounted on the service"));
   const gwBase = `http://127.0.0.1:${gw.port}`;
@@ -111,8 +117,29 @@ try {
   check("reply approved", approved.status === 200);
   const out = await until(async () => sent.find((p) => p.message === "Deno reply"), 20_000);
   check("drain sent the approved reply through signal-cli", JSON.stringify(out?.recipient) === JSON.stringify([SENDER]));
+
+  // The browser posture and the stop under Deno: raw sockets (Deno's fetch will not send a foreign Host).
+  const rawGet = async (host: string) => {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: gw.port });
+    await conn.write(new TextEncoder().encode(`GET /api/v1/events HTTP/1.1\r\nHost: ${host}\r\nAccept: text/event-stream\r\n\r\n`));
+    const buf = new Uint8Array(4096);
+    const n = await conn.read(buf);
+    return { conn, head: new TextDecoder().decode(buf.subarray(0, n ?? 0)) };
+  };
+  const rebind = await rawGet("rebind.evil.example");
+  rebind.conn.close();
+  check("a rebinding Host cannot subscribe to the events stream", rebind.head.startsWith("HTTP/1.1 403"));
+  const post = await fetch(`${gwBase}/v2/send`, { method: "POST", headers: { "content-type": "text/plain" }, body: JSON.stringify({ recipient: SENDER, message: "forged" }) });
+  await post.body?.cancel();
+  check("a text/plain send is refused", post.status === 415 && !sent.some((p) => p.message === "forged"));
+  stalled = await rawGet(`127.0.0.1:${gw.port}`); // subscribed, then never read again
+  check("a local subscriber gets the events stream", /^HTTP\/1\.1 200[\s\S]*text\/event-stream/i.test(stalled.head));
+  const stopped = await Promise.race([gw.stop().then(() => "stopped"), new Promise((r) => setTimeout(() => r("hung"), 15_000))]);
+  check("stop ends with a stalled subscriber attached", stopped === "stopped");
+  gwStopped = true;
 } finally {
-  await gw.stop();
+  if (!gwStopped) await gw.stop();
+  stalled?.conn.close();
   await booted.close();
   listener.close();
   for (const c of conns) c.close();

@@ -3,6 +3,8 @@
  * under Deno against a real libSQL file, ingests over HTTP and reads back.
  */
 import { bootServer } from "../../src/server.ts";
+import { createOutboundClient } from "../../src/outbound/outbound-client.ts";
+import { createPinnedFetch } from "../../src/runtime/pinned-fetch.ts";
 
 const dir = await Deno.makeTempDir({ prefix: "cairn-deno-" });
 const booted = await bootServer({ CAIRN_DB_PATH: `${dir}/smoke.db` }, 0);
@@ -37,6 +39,15 @@ try {
   check("web client shell renders", shell.startsWith("<!doctype html>") && shell.includes('data-src="/app/fragments/review"'));
   const ops = await fetch(`${base}/app/fragments/ops`);
   check("web client fragment renders", ops.status === 200 && (await ops.text()).includes("Audit chain verified"));
+  // SPEC §5 item 12 under Deno: a name connects to the address the egress check vetted, never to a second lookup's.
+  const hosts: string[] = [];
+  const sink = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => (hosts.push(req.headers.get("host") ?? ""), new Response("pinned")));
+  let lookups = 0;
+  const rebinding = async () => (++lookups === 1 ? ["127.0.0.1"] : ["93.184.216.34"]);
+  const client = createOutboundClient({ allowedOrigins: [`http://sink.test:${sink.addr.port}`], resolve: rebinding, allowLoopback: true, pinnedFetch: createPinnedFetch() });
+  const out = await client.send(`http://sink.test:${sink.addr.port}/hook`, { method: "POST", body: "x" });
+  check("outbound: pinned to the checked address, Host keeps the name", out.sent && (await out.response.text()) === "pinned" && lookups === 1 && hosts[0] === `sink.test:${sink.addr.port}`);
+  await sink.shutdown();
 } finally {
   await booted.close();
   await Deno.remove(dir, { recursive: true });

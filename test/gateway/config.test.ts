@@ -88,6 +88,8 @@ describe("gateway config", () => {
     [{ signal_cli: { socket: "/s", data_dir: "/d" } }, /signal_cli.data_dir: only with signal_cli.path/],
     [{ signal_cli: { rpc_url: "http://127.0.0.1:1", account: "15550001234" } }, /signal_cli.account/],
     [{ server: { port: 70000 } }, /server.port/],
+    // Like the service (SPEC §1: never a random port), port 0 is refused rather than bound to whatever is free.
+    [{ server: { port: 0 } }, /server.port/],
     [{ max_sends_per_second: 0 }, /max_sends_per_second/],
     [{ service: { base_url: "http://x" } }, /service.webhook_secret_file/],
     [{ bridge_config_path: "/nonexistent/bridge.json" }, /bridge_config_path: the file cannot be read/],

@@ -4,60 +4,20 @@
  * arrives, becomes a case note on the service, a human approves a reply, the drain sends it through the fake.
  * Also: the bin refuses a group-readable config and a remote bind, and `link` prints the QR code.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
-import { join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../_helpers/memory.ts";
 import { BRIDGE_TEXT, WEBHOOK_SECRET } from "../workflow/_setup.ts";
+import { freePort, gatewayConfig, killChildren, ownerOnly, root, start, until } from "./_process.ts";
 import { type FakeSignalCli, startFakeSignalCli } from "./fake-signal-cli.ts";
 
-const root = resolve(new URL("../..", import.meta.url).pathname);
-const children: ChildProcess[] = [];
 let fake: FakeSignalCli | undefined;
 afterEach(async () => {
-  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+  killChildren();
   await fake?.close();
   fake = undefined;
 });
-
-const ownerOnly = (p: string, text: string, mode = 0o600) => (writeFileSync(p, text), chmodSync(p, mode), p);
-async function freePort(): Promise<number> {
-  return await new Promise((res) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
-}
-function start(bin: string, args: string[], env: Record<string, string> = {}): { proc: ChildProcess; out: () => string; exit: Promise<number> } {
-  const proc = spawn("node", [join(root, "bin", bin), ...args], { cwd: root, env: { ...process.env, CAIRN_RUN_SOURCE: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  children.push(proc);
-  let out = "";
-  proc.stdout!.on("data", (d) => (out += String(d)));
-  proc.stderr!.on("data", (d) => (out += String(d)));
-  return { proc, out: () => out, exit: new Promise((r) => proc.once("exit", (code) => r(code ?? -1))) };
-}
-async function until<T>(what: string, fn: () => Promise<T | undefined>, out: () => string, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    const v = await fn().catch(() => undefined);
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${what} did not happen: ${out()}`);
-}
-function gatewayConfig(dir: string, o: { servicePort: number; rpcUrl?: string; signalCli?: Record<string, unknown>; port?: number; server?: Record<string, unknown> }, mode = 0o600): string {
-  return ownerOnly(join(dir, "gateway.json"), JSON.stringify({
-    server: { bind: "127.0.0.1", port: o.port ?? 0, ...o.server },
-    signal_cli: o.signalCli ?? { rpc_url: o.rpcUrl },
-    service: { base_url: `http://127.0.0.1:${o.servicePort}`, webhook_secret_file: ownerOnly(join(dir, "gw.secret"), WEBHOOK_SECRET) },
-    bridge_config_path: ownerOnly(join(dir, "gw-bridge.signal.json"), BRIDGE_TEXT),
-    drain_interval_secs: 5,
-  }), mode);
-}
 
 describe("cairn-gateway processes", () => {
   it("refuses a group-readable config and a non-loopback bind without SIGNAL_GATEWAY_ALLOW_REMOTE=1", async () => {

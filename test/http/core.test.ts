@@ -96,16 +96,20 @@ describe("HTTP core (SPEC §4.8, §7, §9)", () => {
     for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
       for (const m of Object.keys(ops)) documented.add(`${m.toUpperCase()} ${path}`);
     }
+    // SPEC §9 item 6: every registered path appears, the web client's pages, assets and fragments included.
     const registered = t.app.routes
       .filter((r) => r.method !== "ALL")
-      // The web client's shells, assets and HTML fragments are pages, not API operations (src/web/README.md); `/app` itself is listed.
-      // The operator web client's HTML pages (src/web/) are not API operations.
-      .filter((r) => r.path !== "/app" && !r.path.startsWith("/app/"))
       .map((r) => `${r.method} ${r.path.replace(/:([A-Za-z_]+)/g, "{$1}")}`);
     const missing = registered.filter((r) => !documented.has(r));
     expect(missing).toEqual([]);
     const stale = [...documented].filter((d) => !registered.includes(d));
     expect(stale).toEqual([]);
     expect(openapiYaml.length).toBeGreaterThan(0);
+    // The public shells say why they need no credential; the fragments are gated like the API.
+    const paths = doc.paths as Record<string, Record<string, Record<string, unknown>>>;
+    expect(paths["/app"]!.get!.security).toEqual([]);
+    expect(String(paths["/app"]!.get!["x-cairn-choice"])).toMatch(/bearer/);
+    expect(paths["/app/fragments/review"]!.get!.security).toEqual([{ bearer: [] }]);
+    expect(Object.keys((paths["/app/assets/app.js"]!.get!.responses as Record<string, { content: Record<string, unknown> }>)["200"]!.content)).toEqual(["text/javascript"]);
   });
 });

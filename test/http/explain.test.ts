@@ -40,6 +40,19 @@ describe("GET /ops/authz/explain (SPEC §4.8)", () => {
     expect([dom.route, dom.verdict, dom.gate]).toEqual(["/domains/:name", "Allow", "admin on domain :name"]);
     const other = await (await explain("route=/domains/:name&method=DELETE&domain=home", as(["admin:global", "admin:work"]))).json();
     expect(other.verdict).toBe("Deny");
+    // Any spelling a client holds: the OpenAPI names, other parameter names, a concrete path (its parameters taken
+    // from it), encoded braces, without the leading slash or with a trailing one.
+    for (const route of ["/domains/{name}", "/domains/{domain}", "/domains/%7Bname%7D", "domains/{name}", "/domains/{name}/"]) {
+      const r = await explain(`route=${encodeURIComponent(route)}&method=DELETE&domain=work`, as(["admin:global", "admin:work"]));
+      expect(r.status, route).toBe(200);
+      expect((await r.json()).route).toBe("/domains/:name");
+    }
+    const concrete = await (await explain("route=/domains/work&method=DELETE", as(["admin:global", "admin:work"]))).json();
+    expect([concrete.route, concrete.verdict]).toEqual(["/domains/:name", "Allow"]);
+    const concreteOther = await (await explain("route=/domains/home&method=DELETE", as(["admin:global", "admin:work"]))).json();
+    expect(concreteOther.verdict).toBe("Deny");
+    const numeric = await (await explain("route=/memory/42&method=DELETE", as(["admin"]))).json();
+    expect(numeric.route).toBe("/memory/:id");
     const pub = await (await explain("route=/health", as(["admin"]))).json();
     expect([pub.verdict, pub.reason]).toEqual(["Allow", "public_route"]);
   });

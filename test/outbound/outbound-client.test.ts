@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createOutboundClient, type OutboundConfig } from "../../src/outbound/outbound-client.ts";
+import { createPinnedFetch } from "../../src/runtime/pinned-fetch.ts";
 import { startServer } from "./_server.ts";
 
 const closers: (() => Promise<void>)[] = [];
@@ -41,11 +42,13 @@ describe("createOutboundClient", () => {
     const asked: string[] = [];
     const resolve = async (host: string) => (asked.push(host), ["127.0.0.1"]);
     const client = createOutboundClient({ allowedOrigins: [`http://sink.test:${s.port}`], allowLoopback: true, resolve });
-    // The real fetch cannot resolve sink.test, so route it to the loopback server the port vouched for.
-    const viaLoopback: typeof fetch = (input, init) => fetch(String(input).replace("sink.test", "127.0.0.1"), init);
-    const pinned = createOutboundClient({ allowedOrigins: [`http://sink.test:${s.port}`], allowLoopback: true, resolve, fetchImpl: viaLoopback });
+    // The connection goes to the address the port vouched for (sink.test resolves nowhere else).
+    const pinned = createOutboundClient({ allowedOrigins: [`http://sink.test:${s.port}`], allowLoopback: true, resolve, pinnedFetch: createPinnedFetch() });
     expect((await pinned.send(url)).sent).toBe(true);
     expect(asked).toEqual(["sink.test"]);
+    // Without a pinned connection a name is refused: a plain fetch would look it up again (DNS rebinding).
+    expect(await client.send(url)).toMatchObject({ sent: false, reason: "resolve_failed" });
+    expect(s.seen).toHaveLength(1);
 
     const mixed = createOutboundClient({ allowedOrigins: ["https://hooks.test"], resolve: async () => ["93.184.216.34", "10.0.0.7"] });
     expect(await mixed.send("https://hooks.test/x")).toMatchObject({ sent: false, reason: "forbidden_address" });

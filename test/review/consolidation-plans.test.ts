@@ -173,13 +173,13 @@ describe("temporalFilter over a given source", () => {
     const l: LinkTimes = { kind: "supersedes", from: 2, to: 1, createdAt: at(1), approvedAt: at(2) };
     expect(sets(await temporalFilter(source([l], { 1: chunk(0), 2: chunk(1) }), [1, 2], opts))).toEqual({ drop: [1], conflict: [], decayed: [] });
     expect(sets(await temporalFilter(source([l], { 1: chunk(0) }), [1], opts))).toEqual({ drop: [], conflict: [], decayed: [] });
-    // A contradicts link never drops; a proposed supersedes link only marks conflict.
+    // An approved contradicts link never drops, it marks conflict; a proposed supersedes link does neither.
     expect(sets(await temporalFilter(source([{ ...l, kind: "contradicts" }], { 1: chunk(0), 2: chunk(1) }), [1, 2], opts))).toEqual({ drop: [], conflict: [1, 2], decayed: [] });
-    expect(sets(await temporalFilter(source([{ ...l, approvedAt: undefined }], { 1: chunk(0), 2: chunk(1) }), [1, 2], opts))).toEqual({ drop: [], conflict: [1, 2], decayed: [] });
+    expect(sets(await temporalFilter(source([{ ...l, approvedAt: undefined }], { 1: chunk(0), 2: chunk(1) }), [1, 2], opts))).toEqual({ drop: [], conflict: [], decayed: [] });
   });
 
   it("leaves a candidate the source no longer holds (deleted since recall found it) neither dropped nor decayed", async () => {
-    const l: LinkTimes = { kind: "contradicts", from: 2, to: 1, createdAt: at(1) };
+    const l: LinkTimes = { kind: "contradicts", from: 2, to: 1, createdAt: at(1), approvedAt: at(1) };
     expect(sets(await temporalFilter(source([l], { 2: chunk(1) }), [1, 2], opts))).toEqual({ drop: [], conflict: [1], decayed: [] });
     expect(sets(await temporalFilter(source([], {}), [7], { ...opts, includeDecayed: true }))).toEqual({ drop: [], conflict: [], decayed: [] });
   });
@@ -191,8 +191,20 @@ describe("temporalFilter over a given source", () => {
     expect(sets(await temporalFilter(src, [1, 2], { ...opts, atMs: ms(5) }))).toEqual({ drop: [], conflict: [], decayed: [] });
   });
 
+  it("marks conflict only for an approved link, never a proposed one (SPEC §2.2: conflicts are shown after review)", async () => {
+    const proposed: LinkTimes = { kind: "contradicts", from: 2, to: 1, createdAt: at(1) };
+    const approved: LinkTimes = { ...proposed, approvedAt: at(2) };
+    const times = { 1: chunk(0), 2: chunk(1) };
+    expect(sets(await temporalFilter(source([proposed], times), [1, 2], opts)).conflict).toEqual([]);
+    expect(sets(await temporalFilter(source([approved], times), [1, 2], opts)).conflict).toEqual([1, 2]);
+    // Before the approval instant the link was only proposed.
+    expect(sets(await temporalFilter(source([approved], times), [1, 2], { ...opts, atMs: ms(1.5) })).conflict).toEqual([]);
+    const unresolved: LinkTimes = { kind: "supersedes", from: 2, to: 1, createdAt: at(1) };
+    expect(sets(await temporalFilter(source([unresolved], times), [1, 2], opts)).conflict).toEqual([]);
+  });
+
   it("marks conflict only against a neighbour that is current: stored, created by then, unflagged, not superseded, not decayed", async () => {
-    const l: LinkTimes = { kind: "contradicts", from: 2, to: 1, createdAt: at(1) };
+    const l: LinkTimes = { kind: "contradicts", from: 2, to: 1, createdAt: at(1), approvedAt: at(1) };
     const conflictOf1 = async (two: ChunkTimes | undefined, o = opts, extra: LinkTimes[] = [], more: Record<number, ChunkTimes> = {}) =>
       sets(await temporalFilter(source([l, ...extra], { ...more, 1: chunk(0), ...(two === undefined ? {} : { 2: two }) } as Record<number, ChunkTimes>), [1], o)).conflict;
     expect(await conflictOf1(chunk(1))).toEqual([1]);
@@ -208,7 +220,7 @@ describe("temporalFilter over a given source", () => {
   });
 
   it("sees a link only while it is open at the asked time: not before creation, not after it was closed", async () => {
-    const l: LinkTimes = { kind: "contradicts", from: 2, to: 1, createdAt: at(3), closedAt: at(6) };
+    const l: LinkTimes = { kind: "contradicts", from: 2, to: 1, createdAt: at(3), approvedAt: at(3), closedAt: at(6) };
     const src = source([l], { 1: chunk(0), 2: chunk(0) });
     const c = async (h: number) => sets(await temporalFilter(src, [1, 2], { ...opts, atMs: ms(h) })).conflict;
     expect(await c(2)).toEqual([]);

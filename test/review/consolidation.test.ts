@@ -178,12 +178,38 @@ describe("POST /consolidate/propose (deterministic)", () => {
       kind: "contradicts", from: globex, to: acme, status: "proposed",
       basis: expect.objectContaining({ rule: "graph_conflict", subject: "alice", relation: "works_at" }),
     })]);
-    // Unresolved: both facts carry conflict in recall.
+    // Only proposed: agents are not shown a conflict no human has confirmed.
+    const before = await recall(t, { query: "Alice Acme Globex" });
+    expect(before.filter((h) => h.id === acme || h.id === globex).map((h) => h.conflict)).toEqual([undefined, undefined]);
+    // Approved: both facts carry conflict in recall.
+    expect((await t.req("POST", "/consolidate", { id: res.proposed[0].id })).status).toBe(200);
     const hits = await recall(t, { query: "Alice Acme Globex" });
     expect(hits.filter((h) => h.id === acme || h.id === globex).every((h) => h.conflict === true)).toBe(true);
     // Running again proposes nothing new and writes no audit row.
     expect((await (await t.req("POST", "/consolidate/propose", {})).json()).proposed).toEqual([]);
     expect((await (await t.req("GET", "/audit?action=consolidate_propose")).json()).rows).toHaveLength(1);
+  });
+
+  it("never proposes contradicts for relations that hold several values at once", async () => {
+    const c = manualClock();
+    t = await openTestMemory({}, { clock: c.clock });
+    c.advance(HOUR);
+    // A team on call for two services, told in two notes: a multi-valued relation of the linker's vocabulary.
+    await ingest(t, { title: "Payments rota", content: "The platform team is on call for payments.", entities: [{ name: "platform team" }, { name: "payments" }], relations: [{ from: "platform team", to: "payments", type: "on_call_for" }] });
+    c.advance(HOUR);
+    await ingest(t, { title: "Search rota", content: "The platform team is on call for search.", entities: [{ name: "search" }], relations: [{ from: "platform team", to: "search", type: "on_call_for" }] });
+    // A relation type of the client's own that one note already gives two values: it holds several.
+    c.advance(HOUR);
+    await ingest(t, { title: "Languages", content: "Dana speaks French and Dutch.", entities: [{ name: "dana" }, { name: "french" }, { name: "dutch" }], relations: [{ from: "dana", to: "french", type: "speaks" }, { from: "dana", to: "dutch", type: "speaks" }] });
+    c.advance(HOUR);
+    await ingest(t, { title: "More languages", content: "Dana speaks Italian.", entities: [{ name: "italian" }], relations: [{ from: "dana", to: "italian", type: "speaks" }] });
+    // The same subject under a single-valued relation still contradicts.
+    c.advance(HOUR);
+    const lisbon = await ingest(t, { title: "Dana home", content: "Dana lives in Lisbon.", entities: [{ name: "lisbon" }], relations: [{ from: "dana", to: "lisbon", type: "lives_in" }] });
+    c.advance(HOUR);
+    const porto = await ingest(t, { title: "Dana moved", content: "Dana lives in Porto.", entities: [{ name: "porto" }], relations: [{ from: "dana", to: "porto", type: "lives_in" }] });
+    const res = await (await t.req("POST", "/consolidate/propose")).json();
+    expect(res.proposed.map((l: { kind: string; from: number; to: number; basis: { relation: string } }) => [l.kind, l.from, l.to, l.basis.relation])).toEqual([["contradicts", porto, lisbon, "lives_in"]]);
   });
 
   it("proposes supersedes for near-duplicates at or above the threshold, and never re-proposes a dismissed pair", async () => {

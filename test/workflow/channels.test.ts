@@ -177,3 +177,44 @@ describe("plugin mount", () => {
     expect((await m.req("POST", "/workflow/plugins/mount", body, { "content-type": "application/json", ...as(["agent"]) })).status).toBe(403);
   });
 });
+
+describe("signed routes refuse replays (SPEC §5 item 8: ±300 s window)", () => {
+  // Every route that accepts a Standard-Webhooks signature, from the gate table; a new one needs a row here.
+  const requests: Record<string, { path: string; body: string }> = {
+    "POST /webhooks/channel/:kind": { path: "/webhooks/channel/signal", body: env("Where is my parcel?", "replay-1") },
+    "POST /webhooks/channel/:kind/drain": { path: "/webhooks/channel/signal/drain", body: "{}" },
+    "POST /workflow/plugins/mount": { path: "/workflow/plugins/mount", body: JSON.stringify({ plugin: "cairn-gateway", kind: "signal", evidence: { bridge_config_sha256: BRIDGE_SHA } }) },
+  };
+
+  it("the gate table's signed routes are exactly the ones tested here", async () => {
+    const { GATES } = await import("../../src/http/gates.ts");
+    const signedRoutes = Object.entries(GATES).filter(([, g]) => g.level === "signed-webhook" || ("signed" in g && g.signed === true)).map(([k]) => k).sort();
+    expect(signedRoutes).toEqual(Object.keys(requests).sort());
+  });
+
+  it.each(Object.entries(requests))("%s: the same webhook-id again inside the window has no second effect", async (route, { path, body }) => {
+    const m = await open();
+    const h = await signed(body, { id: `msg_replay_${route.length}` });
+    const first = await m.req("POST", path, body, h);
+    expect(first.status).toBeLessThan(300);
+    const eventsBefore = (await (await m.req("GET", "/workflow/events", undefined, op)).json()).events.length;
+    const replay = await m.req("POST", path, body, h);
+    if (route.endsWith("/drain")) {
+      // The drain's idempotent retry: the batch that id already claimed, nothing new claimed (src/workflow/channel-service.ts).
+      expect(replay.status).toBe(200);
+      expect(await replay.json()).toMatchObject({ redelivered: true, envelopes: [] });
+    } else {
+      expect(replay.status).toBe(409);
+      expect((await replay.json()).error.code).toBe("webhook_replayed");
+    }
+    expect((await (await m.req("GET", "/workflow/events", undefined, op)).json()).events.length).toBe(eventsBefore);
+    expect(await m.memory.review.list({ status: "pending" })).toHaveLength(route.endsWith(":kind") ? 1 : 0);
+    // The same id on any other signed route is refused too.
+    for (const [other, o] of Object.entries(requests)) {
+      if (other === route) continue;
+      const r = await m.req("POST", o.path, o.body, await signed(o.body, { id: h["webhook-id"] }));
+      expect(r.status, other).toBe(409);
+      expect((await r.json()).error.code).toBe("webhook_replayed");
+    }
+  });
+});

@@ -141,6 +141,47 @@ describe("re-asks (SPEC §6)", () => {
   });
 });
 
+describe("the re-ask's source follows a vendor merge that arrives later (SPEC §6)", () => {
+  it("labels the re-ask crm_merge when the merge arrives after the suggestion was filed, before or after its approval", async () => {
+    const m = await open({ CAIRN_REASK_WINDOW_DAYS: "7" });
+    const first = (await m.memory.workflow.applyCase(crmCase("10"), { origin: "connector:zendesk" })).run.id;
+    await life(m, first, "customer_confirmed");
+    await life(m, first, "closed_solved");
+    const reaskOf = async (run: number) => (await m.memory.workflow.getRun(run)).events.filter((e) => e.type === "case/reask") as Array<{ id: number; payload: Record<string, unknown> }>;
+
+    // Filed on a subject match; the vendor's merge arrives while the suggestion waits for review.
+    const pending = await m.memory.workflow.applyCase(crmCase("11"), { origin: "connector:zendesk" });
+    const pid = pending.merge_suggestion_proposal_id!;
+    expect(pid).toBeDefined();
+    const merged = await m.memory.workflow.applyCase(crmCase("11", { status: "merged_away", merged_into: "10", updated_rev: "2" }), { origin: "connector:zendesk" });
+    expect(merged.merge_suggestion_proposal_id).toBeUndefined();
+    const p = await m.memory.review.get(pid);
+    const ok = await (await m.req("POST", `/proposals/${pid}/approve?digest=${p.content_digest}`, undefined, admin)).json();
+    expect(ok.effect).toMatchObject({ reask: true, source: "crm_merge", run_id: pending.run.id });
+    expect((await reaskOf(pending.run.id)).map((e) => e.payload.source)).toEqual(["crm_merge"]);
+
+    // Approved on a subject match first; the merge arrives afterwards: the event's source is updated, audited.
+    const early = await m.memory.workflow.applyCase(crmCase("12"), { origin: "connector:zendesk" });
+    const p2 = await m.memory.review.get(early.merge_suggestion_proposal_id!);
+    const ok2 = await (await m.req("POST", `/proposals/${p2.id}/approve?digest=${p2.content_digest}`, undefined, admin)).json();
+    expect(ok2.effect).toMatchObject({ reask: true, source: "subject_match" });
+    await m.memory.workflow.applyCase(crmCase("12", { status: "merged_away", merged_into: "10", updated_rev: "2" }), { origin: "connector:zendesk" });
+    const after = await reaskOf(early.run.id);
+    expect(after).toHaveLength(1);
+    expect(after[0]!.payload.source).toBe("crm_merge");
+    const amended = (await m.memory.audit.list({ action: "workflow_event_amended" })).rows;
+    expect(amended.map((r) => r.detail)).toEqual([expect.objectContaining({ event_id: after[0]!.id, field: "source", from: "subject_match", to: "crm_merge" })]);
+    expect((await m.memory.audit.verify()).ok).toBe(true);
+
+    // A merge into some other case than the matched one changes nothing.
+    const third = await m.memory.workflow.applyCase(crmCase("13"), { origin: "connector:zendesk" });
+    await m.memory.workflow.applyCase(crmCase("13", { status: "merged_away", merged_into: "99", updated_rev: "2" }), { origin: "connector:zendesk" });
+    const p3 = await m.memory.review.get(third.merge_suggestion_proposal_id!);
+    const ok3 = await (await m.req("POST", `/proposals/${p3.id}/approve?digest=${p3.content_digest}`, undefined, admin)).json();
+    expect(ok3.effect.source).toBe("subject_match");
+  });
+});
+
 describe("SLA clocks, status references and the solve signal", () => {
   it("emits valet/due once when the SLA clock runs out, and the status document shows delayed", async () => {
     const m = await open();

@@ -94,6 +94,43 @@ const promote = createRoute({
   responses: { ...errorResponses(401, 403) },
 });
 
+const BatchView = z.object({
+  id: z.number().int(), name: z.string().optional(), claim_ids: z.array(z.number().int()), status: z.enum(["filed", "verified", "failed"]),
+  created_at: z.string(), verified_at: z.string().optional(),
+}).openapi("ClaimBatch");
+const VerifyResult = z.object({ claim: ClaimView, outcome: z.enum(["verified", "failed"]), reasons: z.array(Reason), changed: z.boolean(), audit_id: z.number().int().optional() }).openapi("ClaimVerifyResult");
+const BATCH_CHOICE = "SPEC §2.12 names claim batches without fields: a batch is an ordered set of 1 to 100 existing claims (optional slug name), verified together in one transaction, with its own status (filed → verified when every member verified, else failed) and a claim_batch_verified audit row whenever it moves";
+const createBatch = createRoute({
+  method: "post", path: "/workflow/claim-batches", operationId: "createClaimBatch", summary: "File a batch of existing claims to verify together", tags: TAGS, security: BEARER,
+  "x-cairn-choice": `${BATCH_CHOICE}. Body {claim_ids: [claim id, …] 1..100 distinct, name?: ^[a-z][a-z0-9_.-]{0,63}$} → 201 the batch (status filed); 404 not_found naming the missing ids`,
+  request: body(z.object({
+    claim_ids: z.unknown().optional().openapi({ type: "array", items: { type: "integer" }, minItems: 1, maxItems: 100, example: [1, 2] }),
+    name: z.unknown().optional().openapi({ type: "string", pattern: "^[a-z][a-z0-9_.-]{0,63}$", example: "refunds-week-48" }),
+  })),
+  responses: { 201: json(BatchView, "Filed"), ...errorResponses(400, 401, 403, 404, 415) },
+});
+const listBatches = createRoute({
+  method: "get", path: "/workflow/claim-batches", operationId: "listClaimBatches", summary: "List claim batches, oldest first", tags: TAGS, security: BEARER,
+  "x-cairn-choice": "?status=filed|verified|failed&after=<id>&limit=1..1000 (default 100) → {batches: [...]}",
+  request: { query: Page.extend({ status: z.enum(["filed", "verified", "failed"]).optional() }) },
+  responses: { 200: json(z.object({ batches: z.array(BatchView) }), "Batches"), ...errorResponses(400, 401, 403) },
+});
+const getBatch = createRoute({
+  method: "get", path: "/workflow/claim-batches/{id}", operationId: "getClaimBatch", summary: "A claim batch with its members and last verify outcome", tags: TAGS, security: BEARER,
+  "x-cairn-choice": BATCH_CHOICE,
+  request: { params: IdParam },
+  responses: { 200: json(BatchView, "The batch"), ...errorResponses(400, 401, 403, 404) },
+});
+const verifyBatch = createRoute({
+  method: "post", path: "/workflow/claim-batches/{id}/verify", operationId: "verifyClaimBatch", summary: "Verify every claim of a batch together", tags: TAGS, security: BEARER,
+  "x-cairn-choice": "no body; 200 {batch, outcome: verified|failed, claims: [each member's verify result, in order], failed: [claim ids], changed, audit_id?}; one transaction; each member keeps its own claim_verified audit rows",
+  request: { params: IdParam },
+  responses: {
+    200: json(z.object({ batch: BatchView, outcome: z.enum(["verified", "failed"]), claims: z.array(VerifyResult), failed: z.array(z.number().int()), changed: z.boolean(), audit_id: z.number().int().optional() }), "Verified or failed"),
+    ...errorResponses(400, 401, 403, 404),
+  },
+});
+
 function claimId(raw: string): number {
   const n = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(n) || n < 1) throw new MemoryError("invalid_request", "claim id must be a positive integer", { field: "id" }, 400);
@@ -116,6 +153,13 @@ export function claimRoutes(app: Hono, memory: Memory): void {
   });
   r.openapi(getClaim, async (c) => c.json(await cl.get(claimId(c.req.valid("param").id)), 200));
   r.openapi(verify, async (c) => c.json(await cl.verify(claimId(c.req.valid("param").id), { actor: actorOf(c) }), 200));
+  r.openapi(createBatch, async (c) => c.json(await cl.batches.create(c.req.valid("json"), { actor: actorOf(c) }), 201));
+  r.openapi(listBatches, async (c) => {
+    const q = c.req.valid("query");
+    return c.json({ batches: await cl.batches.list({ after: q.after, limit: q.limit, status: q.status }) }, 200);
+  });
+  r.openapi(getBatch, async (c) => c.json(await cl.batches.get(claimId(c.req.valid("param").id)), 200));
+  r.openapi(verifyBatch, async (c) => c.json(await cl.batches.verify(claimId(c.req.valid("param").id), { actor: actorOf(c) }), 200));
   // SPEC §3: no lookup, no parse, no branch: every call is the same refusal.
   r.openapi(promote, () => promoteClaim());
   app.route("/", r);

@@ -14,8 +14,8 @@ const Connector = z
     kind: z.string().openapi({ example: "github" }),
     instance: z.string().openapi({ example: "main" }),
     state: z.enum(["registered", "syncing", "idle", "error"]),
-    last_sync_at: z.string().nullable(),
-    last_error: z.string().nullable(),
+    last_sync_at: z.string().optional().openapi({ description: "Omitted until the first complete sync" }),
+    last_error: z.string().optional().openapi({ description: "Omitted unless the last sync failed" }),
     records_total: z.number().int(),
     resumable: z.boolean(),
   })

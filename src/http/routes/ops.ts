@@ -12,7 +12,7 @@ import { hashSubject } from "../../authz/subject-hash.ts";
 import { MemoryError } from "../../core/errors.ts";
 import type { Memory } from "../../memory.ts";
 import { apiRouter, BEARER, createRoute, errorResponses, z } from "../api-router.ts";
-import { isEndpointRoute } from "../endpoint.ts";
+import { resolveExplainRoute } from "../explain-route.ts";
 import { GATES, gateKey, isPublicKey } from "../gates.ts";
 import { principalOf } from "../principal.ts";
 import { AnyObject, json, q } from "../shapes.ts";
@@ -28,7 +28,7 @@ const explain = createRoute({
   summary: "The caller's own verdict for a route (Admin on global)", "x-cairn-choice": "reply {route, method, verdict: Allow|Defer|Deny, reason, gate, principal{kind, subject_hash, roles, tenant?}}",
   request: {
     query: z.object({
-      route: q("Required; route pattern, /domains/{name} or /domains/:name"),
+      route: q("Required; a route pattern in either form (/domains/{name}, /domains/:name, any parameter name) or a concrete path (/domains/work, whose parameters are then used)"),
       method: q(undefined, { default: "GET" }),
       domain: q("domain for admin-on-domain gates", { "x-cairn-choice": true }),
       roles: q("Refused (400 authz_explain_role_set_refused): explain answers for the caller's own roles only"),
@@ -54,18 +54,18 @@ export function opsRoutes(app: Hono, memory: Memory) {
       const route = c.req.query("route");
       if (!route) throw new MemoryError("invalid_request", "route is required, e.g. route=/domains/{name}", { field: "route" });
       const method = (c.req.query("method") || "GET").toUpperCase();
-      // Accept the OpenAPI form (`/domains/{name}`) as well as Hono's (`/domains/:name`).
-      const pattern = route.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ":$1");
-      const key = gateKey(method, pattern);
-      const registered = app.routes.some((rt) => isEndpointRoute(rt) && gateKey(rt.method, rt.path) === key);
+      // Hono's form, the OpenAPI form (any parameter name) or a concrete path (src/http/explain-route.ts).
+      const target = resolveExplainRoute(app.routes, method, route);
       const notFound = () => new MemoryError("not_found", "not found");
-      if (!registered) throw notFound();
+      if (!target) throw notFound();
+      const pattern = target.pattern;
+      const key = gateKey(method, pattern);
       if (isPublicKey(key)) return c.json({ route: pattern, method, verdict: "Allow" as const, reason: "public_route", gate: "public" }, 200);
       const gate = GATES[key];
       if (!gate) throw notFound();
       const principal = principalOf(c)!;
       const domain = c.req.query("domain");
-      const params = gate.level === "admin" && gate.on === "domain" && domain ? { [gate.param]: domain } : {};
+      const params = gate.level === "admin" && gate.on === "domain" && domain ? { ...target.params, [gate.param]: domain } : target.params;
       const v = decide(principal, gate, { params, rolelessPosture: memory.security.rolelessPosture });
       const who: Record<string, unknown> = { kind: principal.kind, subject_hash: hashSubject(principal.subject), roles: principal.roles };
       if (principal.tenant !== undefined) who.tenant = principal.tenant;

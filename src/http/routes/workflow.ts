@@ -77,7 +77,7 @@ const cases = createRoute({
 });
 const mount = createRoute({
   method: "post", path: "/workflow/plugins/mount", operationId: "mountPlugin", summary: "Register a plugin mount with bridge-config evidence", tags: TAGS, security: [...BEARER, { standardWebhooks: [] }],
-  "x-cairn-choice": "body {plugin, kind, evidence: {bridge_config_sha256}}; 409 mount_evidence_mismatch; 404 for a kind without a bridge config; a workflow bearer or a Standard-Webhooks signature with the channel secret (the gateway holds no service token, SPEC §5 item 10)",
+  "x-cairn-choice": "body {plugin, kind, evidence: {bridge_config_sha256}}; 409 mount_evidence_mismatch; 404 for a kind without a bridge config; a workflow bearer or a Standard-Webhooks signature with the channel secret (the gateway holds no service token, SPEC §5 item 10); a signed webhook-id is accepted once across the signed routes, a replay inside the ±300 s window is 409 webhook_replayed",
   request: body(z.object({ plugin: z.unknown().optional().openapi({ type: "string" }), kind: z.unknown().optional().openapi({ type: "string" }), evidence: z.unknown().optional().openapi({ type: "object" }) })),
   responses: { 201: json(z.object({ mount_id: z.number().int(), plugin: z.string(), kind: z.string(), mounted: z.literal(true) }), "Mounted"), ...errorResponses(400, 401, 403, 404, 409) },
 });
@@ -114,7 +114,11 @@ export function workflowRoutes(app: Hono, memory: Memory): void {
     const b = c.req.valid("json") as { case?: unknown; origin?: unknown };
     return c.json(await w.applyCase(b.case, { origin: typeof b.origin === "string" ? b.origin : "operator", actor: actorOf(c) }), 200);
   });
-  r.openapi(mount, async (c) => c.json(await w.mountPlugin(c.req.valid("json"), { actor: actorOf(c) }), 201));
+  r.openapi(mount, async (c) => {
+    // The signed path (the gateway) claims its webhook-id against replays (SPEC §5 item 8); a bearer mount has none.
+    const webhookId = c.get("webhookId");
+    return c.json(await w.mountPlugin(c.req.valid("json"), { actor: actorOf(c), ...(webhookId ? { webhookId } : {}) }), 201);
+  });
   r.openapi(events, async (c) => {
     const q = c.req.valid("query");
     return c.json({ events: await w.events({ after: q.after, limit: q.limit, piiRead: piiReadOf(c) }) }, 200);

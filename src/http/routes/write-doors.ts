@@ -22,7 +22,7 @@ const markdown = createRoute({
   method: "post", path: "/ingest/markdown", operationId: "ingestMarkdown", tags: ["ingest"], security: BEARER,
   summary: "Titled markdown document; heading-aware chunks stamped markdown (SPEC §4.2); not filtered by the memory hygiene",
   "x-cairn-choice": "Body {title, content, domain?, source?}. A document that fits one chunk (2,000 characters) is stored whole and verbatim; a longer one " +
-    "is split at headings, then paragraph, line and word boundaries (README \"Markdown chunking\"). Reply {id (first chunk), status: created if any chunk " +
+    "is split at headings, then paragraph, line and word boundaries (docs/write-doors.md, \"Markdown chunking\"). Reply {id (first chunk), status: created if any chunk " +
     "was created else duplicate, domain, chunks: [{id, status, heading_path, line_start, line_end, flagged?}], entitiesAdded, relationsAdded}. All chunks commit in one transaction.",
   request: {
     body: jsonBody(z.looseObject({

@@ -20,6 +20,7 @@ import { m060Kcs } from "./m060-kcs.ts";
 import { m050Connectors } from "./m050-connectors.ts";
 import { m070ChunkChanges } from "./m070-chunk-changes.ts";
 import { m100DomainShards } from "./m100-domain-shards.ts";
+import { m172ClaimBatches } from "./m172-claim-batches.ts";
 
 /** All migrations, applied in version order (merges may list them out of order). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -56,6 +57,8 @@ export const MIGRATIONS: readonly Migration[] = [
   m100DomainShards,
   // scale-out (issue 20, helper range 165–169): the store's identity, which a node's boot cache is keyed by
   m165StoreIdentity,
+  // claim batches (SPEC §2.12)
+  m172ClaimBatches,
 ].sort((a, b) => a.version - b.version);
 
 /** The schema version and stamp this server knows. */

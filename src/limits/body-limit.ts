@@ -1,6 +1,7 @@
 /**
- * The body limit (SPEC §8: 1 MiB, 1 GiB on the domain import sub-route) and
- * its bare 413 (SPEC §7), answered so a client always reads it (issue 23 §3):
+ * The body limit (SPEC §8: 1 MiB, 1 GiB on the domain import sub-route; the
+ * messaging gateway uses it with its own bound) and its bare 413 (SPEC §7),
+ * answered so a client always reads it (issue 23 §3):
  * an early 413 left the rest of the body unread on a keep-alive connection,
  * so the client saw a reset or its next request failed. The rest of the body
  * is now read and discarded, up to a bound, before the 413 goes out with
