@@ -98,7 +98,7 @@ async function main(): Promise<void> {
     const port = await freePort();
     const proc = spawn("node", ["--max-semi-space-size=4", join(root, "bin", "cairn.mjs"), "serve"], {
       cwd: root, stdio: ["ignore", "pipe", "inherit"],
-      env: { ...process.env, BIND_PORT: String(port), CAIRN_DB_PATH: join(dir, "cairn.db"), CAIRN_MAX_DOCS: String(snap.chunks + 1000), CAIRN_MAX_DB_MIB: "8192" },
+      env: { ...process.env, BIND_PORT: String(port), CAIRN_DB_PATH: join(dir, "cairn.db"), CAIRN_MAX_DOCS: String(snap.chunks + 100_000), CAIRN_MAX_DB_MIB: "8192" },
     });
     proc.stdout!.resume();
     const base = `http://127.0.0.1:${port}`;

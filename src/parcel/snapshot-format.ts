@@ -84,7 +84,22 @@ export const tooLarge = (limit: "expanded_bytes" | "lines", max: number): Memory
 export async function* byteLines(stream: ReadableStream<Uint8Array>, limits: ExpansionLimits, pace?: () => Promise<void>): AsyncGenerator<Uint8Array> {
   const max = limits.maxLine ?? MAX_SNAPSHOT_LINE;
   const reader = stream.getReader();
-  let carry = new Uint8Array(0);
+  // The unfinished line, as the pieces it arrived in: each read is scanned once and copied once (a long line
+  // arriving in many reads is not re-scanned and re-copied at every read).
+  let parts: Uint8Array[] = [];
+  let partsLen = 0;
+  const joined = (tail: Uint8Array): Uint8Array => {
+    const line = new Uint8Array(partsLen + tail.length);
+    let at = 0;
+    for (const p of parts) {
+      line.set(p, at);
+      at += p.length;
+    }
+    line.set(tail, at);
+    parts = [];
+    partsLen = 0;
+    return line;
+  };
   let bytes = 0;
   let lines = 0;
   let done = false;
@@ -98,25 +113,24 @@ export async function* byteLines(stream: ReadableStream<Uint8Array>, limits: Exp
       const value = step.value;
       bytes += value.length;
       if (bytes > limits.maxBytes) throw tooLarge("expanded_bytes", limits.maxBytes);
-      let buf = value;
-      if (carry.length) {
-        buf = new Uint8Array(carry.length + value.length);
-        buf.set(carry, 0);
-        buf.set(value, carry.length);
-      }
       let start = 0;
-      for (let i = buf.indexOf(10, start); i !== -1; i = buf.indexOf(10, start)) {
+      for (let i = value.indexOf(10); i !== -1; i = value.indexOf(10, start)) {
         if (++lines > limits.maxLines) throw tooLarge("lines", limits.maxLines);
-        if (i > start) yield buf.subarray(start, i);
+        const line = partsLen > 0 ? joined(value.subarray(start, i)) : value.subarray(start, i);
+        if (line.length > max) throw new RangeError("snapshot line too long");
+        if (line.length > 0) yield line;
         start = i + 1;
       }
-      carry = buf.slice(start);
-      if (carry.length > max) throw new RangeError("snapshot line too long");
+      if (start < value.length) {
+        parts.push(value.slice(start));
+        partsLen += value.length - start;
+        if (partsLen > max) throw new RangeError("snapshot line too long");
+      }
       await pace?.();
     }
-    if (carry.length) {
+    if (partsLen > 0) {
       if (++lines > limits.maxLines) throw tooLarge("lines", limits.maxLines);
-      yield carry;
+      yield joined(new Uint8Array(0));
     }
   } finally {
     if (!done) await reader.cancel().catch(() => undefined);

@@ -104,6 +104,7 @@ class Stager {
   private batch: Record<string, unknown>[] = [];
   private readonly columns = new Map<string, Set<string>>();
   private readonly vectorsUsable: boolean;
+  private readonly hashes = new Set<string>();
 
   constructor(private readonly d: ParcelDeps, header: SnapshotHeader) {
     const e = d.ctx.embedder;
@@ -138,6 +139,15 @@ class Stager {
       }
       return out;
     });
+    if (s.t === "chunk") {
+      // Content is unique across the store: a snapshot holding one text twice could never be written (the same 409
+      // the insert would give), so it is refused before more of it is held in memory.
+      for (const r of plain) {
+        const h = String(r.content_hash);
+        if (this.hashes.has(h)) throw new MemoryError("snapshot_conflict", "the snapshot holds the same content twice", undefined, 409);
+        this.hashes.add(h);
+      }
+    }
     this.batches.push(s.t === "chunk" ? { t: s.t, rows: plain, vectors: await this.vectors(rows) } : { t: s.t, rows: plain });
   }
 

@@ -10,6 +10,7 @@ import { createGzip } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { bootServer, type BootedServer } from "../../src/server.ts";
 import { tempDir } from "../_helpers/memory.ts";
+import { cases as compressionBombs } from "../hardening/corpus/compression.ts";
 
 const running: BootedServer[] = [];
 afterEach(async () => {
@@ -145,4 +146,16 @@ describe("snapshot import stops and lets others write (SPEC §4.5, §8)", () => 
     expect(order).toEqual(["ingest 200", "import 400"]);
     await nothingBehind(base);
   }, 180_000);
+});
+
+describe("the compression-bomb corpus (test/hardening/corpus/compression.ts)", () => {
+  // The heavy cases (a GiB and more once gunzipped) run with CAIRN_CORPUS_HEAVY=1.
+  const chosen = compressionBombs.filter((c) => !c.heavy || process.env.CAIRN_CORPUS_HEAVY === "1");
+  it.each(chosen.map((c) => [c.name, c] as const))("%s: refused with its code, nothing behind", async (_name, c) => {
+    const { base } = await boot();
+    const res = await post(base, c.path, c.body!() as Uint8Array, { type: c.headers?.["content-type"] });
+    expect(c.expect.status).toContain(res.status);
+    expect(res.body.error.code).toBe(c.expect.code);
+    await nothingBehind(base);
+  }, 300_000);
 });
