@@ -39,6 +39,8 @@ const IMPORT_ROUTE = "POST /domains/:name/import";
 export interface CairnBindings {
   /** Socket peer address; never taken from a header. */
   remoteAddr?: string;
+  /** Aborted when the client goes away before its answer was delivered (the request's work stops, SPEC §8). */
+  clientGone?: AbortSignal;
 }
 
 /** The socket peer address of the request, when the adapter knows it. */
@@ -139,12 +141,13 @@ function deadline(memory: Memory): MiddlewareHandler {
     const ms = ep && gateKey(ep.method, ep.pattern) === IMPORT_ROUTE ? memory.config.importDeadlineMs : memory.config.requestDeadlineMs;
     const d = createDeadline({ ms, error: () => deadlineExceeded(ms), yieldNow: memory.work.yieldNow });
     let clientGone = false;
-    const signal = c.req.raw.signal;
+    const signal = (c.env as CairnBindings | undefined)?.clientGone;
     const gone = () => {
       clientGone = true;
       d.expire(new MemoryError("deadline_exceeded", "the client closed the request"));
     };
-    signal.addEventListener("abort", gone, { once: true });
+    if (signal?.aborted) gone();
+    signal?.addEventListener("abort", gone, { once: true });
     const expired = new Promise<never>((_, reject) => d.onExpire((e) => {
       if (!clientGone) metrics.poolTimeout();
       reject(e);
@@ -157,7 +160,7 @@ function deadline(memory: Memory): MiddlewareHandler {
       await Promise.race([work, expired]);
     } finally {
       clearTimeout(timer);
-      signal.removeEventListener("abort", gone);
+      signal?.removeEventListener("abort", gone);
       if (!settled) {
         // Answered without its work: count how that work ends (it must stop, not commit later).
         // (Hono's compose turns the route's error into its response, so the work resolves either way.)
