@@ -8,7 +8,8 @@
  * - `pace()` also yields to the event loop once the running slice has had `sliceMs`, so `/health` and the other
  *   requests are served between the slices of a long one;
  * - `commit()` is the point of no return a write transaction passes just before its COMMIT: work past its deadline
- *   never commits, and work that has committed is never answered with a deadline error (it runs to its end).
+ *   never commits, and work that has committed is never answered with a deadline error — it runs to its end, so an
+ *   operation of several transactions is never cut between them.
  *
  * Where the work runs is a `WorkScope` (a port: the runtime's carries the request's deadline across awaits, so the
  * write path and the store's transactions find it without every door passing it along).
