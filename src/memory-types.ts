@@ -13,7 +13,7 @@ import type { EntryResult, ingestMemory } from "./ingest/ingest-memory.ts";
 import type { MarkdownGraphPort, MarkdownIngestOptions, MarkdownIngestResult, ingestMarkdown } from "./ingest/ingest-markdown.ts";
 import type { ConversationOptions, ConversationResult, ingestConversation } from "./conversation/ingest-conversation.ts";
 import type { QuarantineService } from "./quarantine/quarantine-service.ts";
-import type { IndexHooks, TextWork, TxHook } from "./ingest/ports.ts";
+import type { IndexHooks, ParseWork, TextWork, TxHook } from "./ingest/ports.ts";
 import type { deleteMemory } from "./lifecycle/delete-memory.ts";
 import type { health, healthDb, stats } from "./ops/health-service.ts";
 import type { Db } from "./store/db.ts";
@@ -65,6 +65,8 @@ export interface MemoryPorts {
    * (SPEC §8, docs/limits.md); absent → deadlines reach only the work they are handed (the recall budget).
    */
   workScope?: WorkScope;
+  /** A worker thread for the parse of long markdown documents (src/runtime/parse-pool.ts); closed with the memory. */
+  parseWork?: ParseWork;
   /** Optional local injection classifier (`CAIRN_INJECTION_CLASSIFIER_DIR`; SPEC §1 Trust rules). */
   injectionClassifier?: InjectionClassifier;
   /** Optional cross-encoder for the rerank tier (SPEC §1 step 5). */

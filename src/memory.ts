@@ -97,7 +97,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const audit = createAuditService(db, clock);
   // Every chunk write and delete records one audit row in its own transaction (SPEC §1 item 5).
   const write: WriteContext = { db, clock, embedder: ports.embedder, indexHooks: [], txHooks: [audit.hook], maxDocs: config.maxDocs,
-    injectionPolicy: config.injectionPolicy, classifier: ports.injectionClassifier, textWork: ports.textWork, work };
+    injectionPolicy: config.injectionPolicy, classifier: ports.injectionClassifier, textWork: ports.textWork, work, parseWork: ports.parseWork };
   const warnings = createPostureWarnings(ports.bootWarnings);
   const healthDeps: HealthDeps = {
     db, rssBytes: ports.rssBytes,
@@ -353,6 +353,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
       await domainDbs?.close();
       db.close();
       await ports.textWork?.close().catch(() => undefined);
+      await ports.parseWork?.close().catch(() => undefined);
     },
   };
 }

@@ -130,7 +130,7 @@ function observe(memory: Memory): MiddlewareHandler {
 /**
  * SPEC §8: the request deadline. The request's work runs in `memory.work` under its deadline, so CPU-bound loops
  * and the write gate see it (src/core/deadline.ts): past it the answer is 503 `deadline_exceeded` and the work stops
- * at its next slice boundary without committing; a write that reached its COMMIT first is answered normally. The
+ * at its next slice boundary without committing; a request that committed first runs to its end. The
  * domain import sub-route has a deadline of its own (`CAIRN_IMPORT_DEADLINE_MS`, docs/limits.md). A client that
  * goes away ends its request's work the same way.
  */

@@ -5,7 +5,7 @@ import type { Embedder } from "../embed/embedder.ts";
 import type { GraphSink } from "../graph/graph-delta.ts";
 import type { InjectionClassifier } from "../screen-model/classifier.ts";
 import type { Db } from "../store/db.ts";
-import type { Clock, IndexHooks, ReviewGate, TextWork, TxHook } from "./ports.ts";
+import type { Clock, IndexHooks, ParseWork, ReviewGate, TextWork, TxHook } from "./ports.ts";
 
 /** Shared write-path context. */
 export interface WriteContext {
@@ -30,4 +30,6 @@ export interface WriteContext {
   review?: ReviewGate;
   /** Where the running request's deadline is found: the write path paces its CPU-bound steps by it (SPEC §8). */
   work?: WorkScope;
+  /** A worker thread for the parse of long markdown documents (SPEC §8); absent: parsed in-thread. */
+  parseWork?: ParseWork;
 }

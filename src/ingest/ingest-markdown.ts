@@ -11,7 +11,8 @@ import { xxh3Hex } from "../core/content-hash.ts";
 import { checkWork, paceWork } from "../core/deadline.ts";
 import type { IngestKind, NewChunk } from "../core/types.ts";
 import { GLOBAL_DOMAIN, normalizeDomainName } from "../domains/domain-name.ts";
-import { chunkMarkdown, DEFAULT_MAX_CHARS, parseMarkdown, type ParsedMarkdown } from "../markdown/mod.ts";
+import { chunkMarkdown, DEFAULT_MAX_CHARS, type ParsedMarkdown } from "../markdown/mod.ts";
+import { parseDocument } from "./parse-document.ts";
 import type { Exec } from "../store/db.ts";
 import { confidenceFor, originFor } from "./confidence.ts";
 import type { WriteContext } from "./context.ts";
@@ -99,7 +100,7 @@ export async function prepareMarkdown(ctx: WriteContext, raw: unknown, opts: Mar
   const sourceRef = optionalString(body, "source", 64);
   await requireRegisteredDomain(ctx, domain);
   const kind = opts.kind ?? "markdown";
-  const parsed = parseMarkdown(content);
+  const parsed = await parseDocument(ctx, content);
   checkWork(ctx.work);
   const pieces = chunkMarkdown(parsed, { maxChars: opts.maxChars });
   // SPEC §8: each stage and each chunk below is a slice boundary of the request's deadline.
