@@ -37,7 +37,8 @@ export async function runRecall(
   const embedText = q.hyde ?? q.vec ?? q.query;
   const qvec = d.embedder && d.index.vectors ? (await d.embedder.embed([embedText]))[0] : undefined;
   tel.embed_ms = ms(t);
-  await dl?.pace();
+  if (dl?.due()) await dl.pace();
+  else dl?.check();
   const termSet = new Set(d.analyzer.analyze(q.lex ?? q.query).sequence);
   const scope = chooseScope(q, d.index, qvec, d.params.routeThreshold);
   const nowMs = d.clock().getTime();

@@ -48,7 +48,8 @@ export async function searchScope(
   let t = performance.now();
   const lex = d.index.lexical.search(q.query, p.legDepth, { filter, lex: q.lex, check });
   tel.fts_ms = ms(t);
-  await dl?.pace();
+  if (dl?.due()) await dl.pace();
+  else dl?.check();
   t = performance.now();
   // The vector leg scans the whole store when it is asked for (`vec`, `hyde`, `source: vector`, or the
   // `always` setting) or must rescue an (almost) empty lexical leg. Otherwise it scores the lexical
@@ -101,7 +102,8 @@ export async function searchScope(
   if (!run.scan && qvec && vectors && lex.length < q.limit && !run.quality.answer_guard && run.quality.confidence < p.abstainBelow) run = await legs(true);
   const { scan, vec, agreement, rq, quality } = run;
   tel.vector_ms = ms(t);
-  await dl?.pace();
+  if (dl?.due()) await dl.pace();
+  else dl?.check();
   if (qvec && vectors) tel.vector_leg = !scan ? "candidates" : d.ann ? "diskann" : "scan";
   tel.vec_candidates = vec.length;
   tel.fts_candidates = lex.length;
@@ -134,7 +136,8 @@ export async function searchScope(
   };
   ranked = await rerankHead(d, q.query, rq, ranked, scores, tel);
   tel.rerank_ms = ms(t);
-  await dl?.pace();
+  if (dl?.due()) await dl.pace();
+  else dl?.check();
   // SPEC §1 step 6: the graph leg as a third leg, seeded from the query and the top reranked hits.
   t = performance.now();
   ranked = await graphStage(d, q, ranked, filter);
