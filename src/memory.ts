@@ -4,6 +4,7 @@
  * bindings over the returned `Memory`, so behaviour is identical across them.
  */
 import { createAuditService } from "./audit/audit-service.ts";
+import { createIdentifierRef } from "./audit/identifier-ref.ts";
 import type { Config } from "./config/config.ts";
 import { createDomainService } from "./domains/domain-service.ts";
 import type { WriteContext } from "./ingest/context.ts";
@@ -18,6 +19,7 @@ import { health, healthDb, stats, type HealthDeps } from "./ops/health-service.t
 import { openStore } from "./store/open-store.ts";
 import { ensureVectorTable } from "./store/vectors.ts";
 import { createRecallEngine, type RecallCallOptions } from "./recall/recall-engine.ts";
+import type { RecallInput } from "./recall/recall-schema.ts";
 // governance (issue 6)
 import { checkConsistency, type ConsistencyCheck } from "./consistency/check-consistency.ts";
 import { createErasureService, type ErasureService } from "./erasure/erasure-service.ts";
@@ -94,7 +96,13 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     db.close();
     throw new MemoryError("boot_refused", `domain '${sharded}' has its own database (multi-database mode): set CAIRN_MULTI_DB=true`);
   }
-  const audit = createAuditService(db, clock);
+  // Identifiers in audit details are salted hashes under the connectors' subject salt (issue 35; src/audit/identifier-ref.ts).
+  const saltPath = `${config.connectors.configDir}/connectors/subject-salt`;
+  const files = ports.connectorFiles;
+  const audit = createAuditService(db, clock, createIdentifierRef(
+    files && { read: () => files.read(saltPath, "subject salt file"), createNew: (text) => files.createNew(saltPath, text) },
+    (e) => (ports.log ?? defaultLog)("warn", "subject salt file unusable: audit identifiers hashed with a per-process salt", { error: String(e) }),
+  ));
   // Every chunk write and delete records one audit row in its own transaction (SPEC §1 item 5).
   const write: WriteContext = { db, clock, embedder: ports.embedder, indexHooks: [], txHooks: [audit.hook], maxDocs: config.maxDocs,
     injectionPolicy: config.injectionPolicy, classifier: ports.injectionClassifier, textWork: ports.textWork, work, parseWork: ports.parseWork };
@@ -162,7 +170,14 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     ...erasureCore,
     // Answer only once the snapshot file no longer holds the erased text.
     async purge(b) { const r = await erasureCore.purge(b); await snapshotGuard.settled(); await walGuard.settled(); return r; },
-    async dsar(b) { const r = await erasureCore.dsar(b); await snapshotGuard.settled(); await walGuard.settled(); return r; },
+    async dsar(b) {
+      const r = await erasureCore.dsar(b);
+      // Workflow, claim and other rows an erasure rewrote hold no chunk id: checkpoint every database all the same (issue 35).
+      if (r.certificate) walGuard.sweep();
+      await snapshotGuard.settled();
+      await walGuard.settled();
+      return r;
+    },
   };
   // --- end governance ---
   // --- auth, limits and outbound (issue 8) ---
@@ -243,10 +258,9 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const workflow = createWorkflowService({
     db, audit, clock, policy: config.injectionPolicy, reaskWindowDays: config.workflow.reaskWindowDays, bridgeDigests,
   }, review);
-  const recallAndSignal = async (body: unknown, opts?: RecallCallOptions) => {
+  const recallAndSignal = async (body: RecallInput, opts?: RecallCallOptions) => {
     const out = await recallEngine.recall(body, opts);
-    const hits = (out as { hits?: { id?: unknown }[] }).hits ?? [];
-    const ids = hits.map((h) => h.id).filter((x): x is number => typeof x === "number");
+    const ids = out.hits.map((h) => h.id);
     if (ids.length > 0) await workflow.noteLookups(ids).catch((e) => log("warn", "solve signal not recorded", { error: String(e) }));
     return out;
   };
@@ -299,7 +313,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     setMarkdownGraph: (port) => void (markdownGraph = port),
     ingestMemory: (body) => ingestMemory(write, body, config.ingestSkipPatterns),
     add: (body) => ingestAdd(write, body),
-    ingestConversation: (body, opts) => ingestConversation(write, body, config.ingestSkipPatterns, opts),
+    ingestConversation: (body, opts) => ingestConversation(write, body, config.ingestSkipPatterns, { auditRef: audit.ref, ...opts }),
     quarantine: createQuarantineService(write),
     graph,
     recallEngine,

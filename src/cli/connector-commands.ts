@@ -7,6 +7,7 @@
 import type { Memory } from "../memory.ts";
 import { stderrIsTTY, writeStderr } from "../runtime/platform.ts";
 import type { CommandOutcome } from "./governance-commands.ts";
+import type { RegisterConnectorInput } from "../connectors/connector-schema.ts";
 import { MemoryError } from "../core/errors.ts";
 
 /** Options of `cairn connect`. */
@@ -44,7 +45,8 @@ export async function connectCommand(
     if (o.keyFile) config.key_file = abs(o.keyFile, io.cwd);
     if (o.repo !== undefined) config.repos = (Array.isArray(o.repo) ? o.repo : [o.repo]).map(String);
   } else if (o.baseUrl) config.base_url = o.baseUrl;
-  const out = await memory.connectors.register({ kind, instance: o.instance, config });
+  // The kind is the user's word: the service refuses an unknown one (connector_kind_unknown).
+  const out = await memory.connectors.register({ kind: kind as RegisterConnectorInput["kind"], instance: o.instance, config });
   if (o.json) return { ok: true, lines: [JSON.stringify(out)] };
   const c = out.connector;
   return { ok: true, lines: [`${c.kind}/${c.instance}: ${out.created ? "registered" : "updated"} (id ${c.id}); config ${out.config_path}`] };
@@ -60,7 +62,8 @@ export async function syncCommand(memory: Memory, kind: string, o: { instance?: 
   if (tty) writeStderr("\r\x1b[K");
   if (o.json) return { ok: s.state === "idle", lines: [JSON.stringify(s)] };
   const what = `${s.records} records in ${s.pages} pages (${s.created} new, ${s.revised} revised, ${s.unchanged} unchanged, ${s.deleted} deleted, ${s.swept} swept`
-    + (s.cases_applied + s.cases_unchanged + s.cases_refused ? `; cases ${s.cases_applied} applied, ${s.cases_unchanged} unchanged, ${s.cases_refused} refused` : "") + ")";
+    + (s.cases_applied + s.cases_unchanged + s.cases_refused ? `; cases ${s.cases_applied} applied, ${s.cases_unchanged} unchanged, ${s.cases_refused} refused` : "")
+    + (s.records_refused ? `; ${s.records_refused} records refused (${(s.refused ?? []).map((r) => `${r.path}: ${r.field} ${r.reason}`).join(", ")})` : "") + ")";
   const line = `${s.kind}/${s.instance}: ${s.state}, ${what} in ${s.seconds.toFixed(1)} s`;
   return s.state === "idle" ? { ok: true, lines: [line] } : { ok: false, lines: [`${line}: ${s.error}`] };
 }

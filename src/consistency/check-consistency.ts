@@ -11,13 +11,16 @@
  * | supersede_cycle | approved `supersedes` links form a cycle |
  * | promoted_missing | an approval's `promoted_chunk_id` is neither stored nor tombstoned |
  * | proposal_state | a proposal's status disagrees with its decision columns |
- * | tombstoned_present | a tombstoned chunk id is still stored |
+ * | tombstoned_present | a tombstoned chunk id is still stored, unless the tombstone is a soft one (a soft UMP forget or a retention expiry retires the record and keeps the chunk, SPEC §3) whose record is no longer live |
+ * | stored_text_nul | a stored text holds a NUL (detail: `table.column rowid, …`) |
+ * | ump_record_unverifiable | a UMP record no longer verifies as read back (detail: record ids) |
  */
 import { verifyAuditChain } from "../audit/verify-audit.ts";
 import { approvedSupersedesEdges, PER_DATABASE, storeInvariants } from "../store/consistency.ts";
 import type { Db } from "../store/db.ts";
 import { dbsOf } from "../store/domain-dbs.ts";
-import { crossDbDanglingLinks, crossDbPromotedMissing } from "./cross-db-checks.ts";
+import { crossDbDanglingLinks, crossDbPromotedMissing, liveSoftTombstones } from "./cross-db-checks.ts";
+import { storedTextNul, umpRecordUnverifiable } from "./stored-text-checks.ts";
 
 /** One check's outcome. */
 export interface ConsistencyCheck {
@@ -75,6 +78,11 @@ export async function checkConsistency(db: Db): Promise<{ ok: boolean; checks: C
     inv.dangling_links = await crossDbDanglingLinks(db);
     inv.promoted_missing = await crossDbPromotedMissing(db);
   }
+  const soft = await liveSoftTombstones(db);
+  inv.tombstoned_present = {
+    count: inv.tombstoned_present.count + soft.count,
+    sample: [...new Set([...inv.tombstoned_present.sample, ...soft.sample])].sort((a, b) => a - b).slice(0, 10),
+  };
   for (const name of ["orphan_vectors", "dangling_relation_owners", "dangling_links"]) {
     checks.push({ name, ok: inv[name].count === 0, count: inv[name].count, ...(inv[name].count ? { sample: inv[name].sample } : {}) });
   }
@@ -83,5 +91,6 @@ export async function checkConsistency(db: Db): Promise<{ ok: boolean; checks: C
   for (const name of ["promoted_missing", "proposal_state", "tombstoned_present"]) {
     checks.push({ name, ok: inv[name].count === 0, count: inv[name].count, ...(inv[name].count ? { sample: inv[name].sample } : {}) });
   }
+  checks.push(await storedTextNul(db), await umpRecordUnverifiable(db));
   return { ok: checks.every((c) => c.ok), checks };
 }

@@ -13,21 +13,20 @@
  * commit in one transaction.
  */
 import { xxh3Hex } from "../core/content-hash.ts";
-import { MemoryError } from "../core/errors.ts";
+import { parseWith } from "../core/schema.ts";
 import type { NewChunk } from "../core/types.ts";
-import { GLOBAL_DOMAIN, normalizeDomainName } from "../domains/domain-name.ts";
+import { GLOBAL_DOMAIN } from "../domains/domain-name.ts";
 import { cleanMemoryEntry } from "../hygiene/clean-memory-entry.ts";
 import { confidenceFor } from "../ingest/confidence.ts";
 import type { WriteContext } from "../ingest/context.ts";
-import { optionalString, requireObject } from "../ingest/fields.ts";
 import { requireRegisteredDomain } from "../ingest/ingest-structured.ts";
-import { validateContent } from "../ingest/validate-ingest.ts";
+import { ConversationBody, MAX_TURNS, type ConversationInput } from "./conversation-schema.ts";
 import { writeChunks } from "../ingest/write-chunk.ts";
 import { parseSessionDay, resolveRelativeDates, type ResolvedDate } from "./dates.ts";
 import { conversationMeta, renderTurn, type TurnWindow } from "./turn-window.ts";
 
 /** Most turns one request may carry (the memory door's batch limit). */
-export const MAX_TURNS = 1000;
+export { MAX_TURNS };
 
 /**
  * Neighbouring turns a turn's content carries. Chosen on LoCoMo dev (docs/benchmarks.md "Conversations (LoCoMo)"; served
@@ -68,47 +67,16 @@ interface Turn {
 /** Options (the turn window is varied by the tuning script; serving uses the default). */
 export interface ConversationOptions {
   window?: TurnWindow;
-}
-
-function parseTurns(raw: unknown): Turn[] {
-  if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_TURNS) {
-    throw new MemoryError("invalid_request", `turns must be an array of 1 to ${MAX_TURNS} turns`, { field: "turns", min: 1, max: MAX_TURNS });
-  }
-  return raw.map((t, i) => {
-    if (typeof t !== "object" || t === null || Array.isArray(t)) throw new MemoryError("invalid_request", `turns[${i}] must be an object`, { field: `turns[${i}]` });
-    const o = t as Record<string, unknown>;
-    const speaker = optionalString(o, "speaker", 200)?.trim();
-    if (!speaker) throw new MemoryError("invalid_request", `turns[${i}].speaker must be a non-empty string`, { field: `turns[${i}].speaker` });
-    if (typeof o.text !== "string") validateContent(o.text);
-    const turn: Turn = { speaker, text: validateContent(o.text) };
-    const id = o.id;
-    if (id !== undefined && id !== null) {
-      if ((typeof id !== "string" && typeof id !== "number") || String(id).length > 200) {
-        throw new MemoryError("invalid_request", `turns[${i}].id must be a string or number of at most 200 characters`, { field: `turns[${i}].id` });
-      }
-      turn.turnId = String(id);
-    }
-    return turn;
-  });
-}
-
-function parseSession(raw: unknown): { id: string; date?: string } {
-  const s = requireObject(raw ?? null);
-  const id = s.id;
-  if ((typeof id !== "string" && typeof id !== "number") || String(id).trim() === "" || String(id).length > 200) {
-    throw new MemoryError("invalid_request", "session.id must be a non-empty string of at most 200 characters", { field: "session.id" });
-  }
-  const date = optionalString(s, "date", 64)?.trim();
-  return date ? { id: String(id), date } : { id: String(id) };
+  /** The audit log's identifier hasher: the session id is recorded as a salted hash (issue 35; src/audit/identifier-ref.ts). */
+  auditRef?: (kind: string, value: string) => Promise<string>;
 }
 
 /** Ingests one conversation session. */
-export async function ingestConversation(ctx: WriteContext, raw: unknown, skipPatterns: readonly string[], o: ConversationOptions = {}): Promise<ConversationResult> {
-  const body = requireObject(raw);
-  if (body.session === undefined || body.session === null) throw new MemoryError("invalid_request", "session is required", { field: "session" });
-  const session = parseSession(body.session);
-  const turns = parseTurns(body.turns);
-  const domain = body.domain === undefined || body.domain === null ? GLOBAL_DOMAIN : normalizeDomainName(body.domain);
+export async function ingestConversation(ctx: WriteContext, raw: ConversationInput, skipPatterns: readonly string[], o: ConversationOptions = {}): Promise<ConversationResult> {
+  const b = parseWith(ConversationBody, raw);
+  const session = b.session.date ? { id: b.session.id, date: b.session.date } : { id: b.session.id };
+  const turns: Turn[] = b.turns.map((t) => (t.id !== undefined ? { speaker: t.speaker, text: t.text, turnId: t.id } : { speaker: t.speaker, text: t.text }));
+  const domain = b.domain ?? GLOBAL_DOMAIN;
   await requireRegisteredDomain(ctx, domain);
   const window = o.window ?? DEFAULT_TURN_WINDOW;
   const day = session.date !== undefined ? parseSessionDay(session.date) : undefined;
@@ -139,7 +107,9 @@ export async function ingestConversation(ctx: WriteContext, raw: unknown, skipPa
   }
   const chunks: NewChunk[] = [];
   for (const r of rendered) chunks.push(await chunkOf(r, session, day, domain));
-  const outs = chunks.length ? await writeChunks(ctx, chunks, undefined, "ingest_conversation", { session: session.id }) : [];
+  // The append-only audit row names the session by its salted hash only: an erasure could not reach an id in clear.
+  const sessionRef = o.auditRef ? { session_ref: await o.auditRef("session", session.id) } : {};
+  const outs = chunks.length ? await writeChunks(ctx, chunks, undefined, "ingest_conversation", sessionRef) : [];
   outs.forEach((out, j) => {
     const res: TurnResult = { id: out.id, status: out.status };
     if (out.chunk.flagged) res.flagged = true;

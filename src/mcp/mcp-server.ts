@@ -16,11 +16,13 @@ import {
   CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { MemoryError } from "../core/errors.ts";
+import { requireCleanText } from "../core/text-rule.ts";
 import { VERSION } from "../core/version.ts";
 import type { Memory } from "../memory.ts";
 import type { UmpActor } from "../ump/actor.ts";
 import { toErrorResponse } from "../http/status.ts";
 import { UMP_TOOLS } from "./tools.ts";
+import type { UmpAuditInput, UmpFeedbackInput, UmpForgetInput, UmpRecallInput, UmpReviseInput } from "../ump/ump-schema.ts";
 
 /**
  * Tool naming: the spec's dotted names (`ump.remember`), or `underscore` (`ump_remember`) for model APIs that accept
@@ -38,15 +40,17 @@ export function createMcpServer(memory: Memory, actor: () => Promise<UmpActor>, 
   const names = o.toolNames ?? "dotted";
   const server = new Server({ name: "cairn", version: VERSION }, { capabilities: { tools: {}, resources: {} } });
   const ump = memory.ump;
+  // Tool arguments are untrusted JSON: each service parses them with its request schema (src/ump/ump-schema.ts),
+  // so the casts only name the shape the service checks.
   const run: Record<string, (a: UmpActor, args: Record<string, unknown>) => Promise<unknown>> = {
     "ump.capabilities": () => ump.capabilities(),
     "ump.remember": (a, args) => ump.remember(a, args),
     "ump.get": (a, args) => ump.get(a, args.id),
-    "ump.recall": (a, args) => ump.recall(a, args),
-    "ump.revise": (a, args) => ump.revise(a, args),
-    "ump.forget": (a, args) => ump.forget(a, args),
-    "ump.feedback": (a, args) => ump.feedback(a, args),
-    "ump.audit": (a, args) => ump.audit(a, args),
+    "ump.recall": (a, args) => ump.recall(a, args as UmpRecallInput),
+    "ump.revise": (a, args) => ump.revise(a, args as UmpReviseInput),
+    "ump.forget": (a, args) => ump.forget(a, args as UmpForgetInput),
+    "ump.feedback": (a, args) => ump.feedback(a, args as UmpFeedbackInput),
+    "ump.audit": (a, args) => ump.audit(a, args as UmpAuditInput),
     "ump.audit.verify": (a) => ump.auditVerify(a),
   };
 
@@ -58,7 +62,10 @@ export function createMcpServer(memory: Memory, actor: () => Promise<UmpActor>, 
     // MCP spec (Tools, "Error Handling"): an unknown tool is a protocol error, JSON-RPC -32602 Invalid params, not a tool result.
     if (!fn) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${req.params.name}`);
     try {
-      const result = await fn(await actor(), (req.params.arguments ?? {}) as Record<string, unknown>);
+      const args = (req.params.arguments ?? {}) as Record<string, unknown>;
+      // The text-field rule (src/core/text-rule.ts), as at the HTTP door: NUL or a lone surrogate is a 400 naming the argument.
+      requireCleanText(args);
+      const result = await fn(await actor(), args);
       return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
     } catch (e) {
       const { status, body } = toErrorResponse(e);

@@ -20,6 +20,7 @@ import type { CrossScorer, GraphLeg, TemporalFilter } from "./ports.ts";
 import { validateQueryDoc } from "./query-doc.ts";
 import type { RecallIndex } from "./recall-index.ts";
 import { DEFAULT_RECALL_PARAMS, type RecallParams } from "./recall-params.ts";
+import type { RecallInput, RecallReply } from "./recall-schema.ts";
 import { runRecall, type RecallDeps } from "./recall-service.ts";
 
 /** Options of one recall call from a binding. */
@@ -40,7 +41,8 @@ export interface RecallEngine {
   readonly bootCache?: LoadedRecallIndex["cache"];
   /** How the vector leg searches (`none` without an embedder). */
   readonly vectorLeg: "scan" | "diskann" | "none";
-  recall(body: unknown, opts?: RecallCallOptions): Promise<Record<string, unknown>>;
+  /** One recall: the body is validated with `RecallBody` (untyped callers are checked the same way). */
+  recall(body: RecallInput, opts?: RecallCallOptions): Promise<RecallReply>;
   setGraphLeg(leg: GraphLeg): void;
   setTemporalFilter(f: TemporalFilter): void;
   /** Tuning seam only (scripts/cv-recall.ts): observe each search's reranked head and its features. */
@@ -100,7 +102,8 @@ export async function createRecallEngine(o: {
       budget.catch(() => undefined);
       const timer = setTimeout(() => deadline.expire(), o.budgetMs);
       try {
-        return await Promise.race([runRecall(deps, q, { piiRead: opts.piiRead ?? false, filter: opts.filter, deadline }), budget]);
+        // runRecall builds the SPEC §4.1 reply field by field (format-hits.ts); RecallReplySchema documents that shape.
+        return await Promise.race([runRecall(deps, q, { piiRead: opts.piiRead ?? false, filter: opts.filter, deadline }), budget]) as RecallReply;
       } catch (e) {
         // SPEC §7: a failed search task is 503 recall_unavailable; client errors keep their codes.
         if (isMemoryError(e)) throw e;

@@ -1,11 +1,12 @@
 /**
- * Compression bombs (docs/limits.md "Snapshot import"): gzip'd bodies of `POST /domains/{name}/import`, the one
- * route that decompresses what a client sends, whose gunzipped form is vast. Each is a single gzip member built
- * without holding its expansion in memory: a prefix, then one block compressed once and repeated (full-flush
- * deflate blocks concatenate), then the CRC-32 and length of the whole. Every case must be refused with a code,
- * promptly, with nothing left behind (the snapshot tests check the last part).
+ * Compression bombs and compressed request bodies (docs/limits.md). The API takes no `Content-Encoding`: a gzip
+ * body on an ordinary route is read as the bytes it is and refused as what it is not (never inflated). The one route
+ * that decompresses what a client sends is `POST /domains/{name}/import`; its bombs are single gzip members whose
+ * gunzipped form is vast, built without holding the expansion in memory: a prefix, then one block compressed once
+ * and repeated (full-flush deflate blocks concatenate), then the CRC-32 and length of the whole. Every case must be
+ * refused with a code, promptly, with nothing left behind (the snapshot tests check the last part).
  */
-import { constants, crc32, deflateRawSync } from "node:zlib";
+import { constants, crc32, deflateRawSync, gzipSync } from "node:zlib";
 import type { HostileCase } from "./types.ts";
 
 /** A valid snapshot header line (format 1), the start every bomb shares. */
@@ -46,7 +47,25 @@ const rows = new TextEncoder().encode(`${JSON.stringify({ t: "entity_chunk", ent
 const OCTETS = { "content-type": "application/octet-stream" };
 const TOO_LARGE = { status: [422], code: "snapshot_too_large" };
 
+/** `n` bytes of one byte value, gzip'd (about 1,000 : 1). */
+const bomb = (n: number, byte = 0x20) => new Uint8Array(gzipSync(Buffer.alloc(n, byte), { level: 9 }));
+
 export const cases: HostileCase[] = [
+  {
+    name: "/ingest: a gzip body expanding to 64 MiB of spaces, Content-Encoding gzip", method: "POST", path: "/ingest",
+    headers: { "content-type": "application/json", "content-encoding": "gzip" }, body: () => bomb(64 * 1024 * 1024),
+    expect: { status: [400, 415] },
+  },
+  {
+    name: "/ump/remember: a gzip'd JSON record, Content-Encoding gzip", method: "POST", path: "/ump/remember",
+    headers: { "content-type": "application/json", "content-encoding": "gzip" },
+    body: () => new Uint8Array(gzipSync(JSON.stringify({ kind: "semantic", body: { text: "zipped" } }))), expect: { status: [400, 415] },
+  },
+  {
+    name: "/ingest?format=ump-md: a gzip'd markdown body", method: "POST", path: "/ingest?format=ump-md",
+    headers: { "content-type": "text/markdown", "content-encoding": "gzip" }, body: () => bomb(16 * 1024 * 1024, 0x2d),
+    expect: { status: [400, 415] },
+  },
   {
     name: "snapshot import: a valid header, then 128 MiB of newlines (line cap)", method: "POST", path: "/domains/bomb-nl-128m/import",
     headers: OCTETS, body: () => gzipRepeated(SNAPSHOT_HEADER, newlines, 128), expect: TOO_LARGE,
