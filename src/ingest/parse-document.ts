@@ -3,6 +3,7 @@
  * runtime provides one (`ParseWork`, src/runtime/parse-pool.ts), so the event loop keeps answering meanwhile and the
  * request's deadline stops the parse; a short one, or any without a worker, is parsed here. Same parser, same result.
  */
+import { isMemoryError } from "../core/errors.ts";
 import { parseMarkdown, type ParsedMarkdown } from "../markdown/mod.ts";
 import type { WriteContext } from "./context.ts";
 
@@ -18,8 +19,10 @@ export async function parseDocument(ctx: WriteContext, content: string): Promise
   deadline?.onExpire(() => stop.abort());
   try {
     return await pool.parseMarkdown(content, stop.signal);
-  } catch {
-    // Stopped by the deadline: its error. The worker failed otherwise: the same parse, here.
+  } catch (e) {
+    // The parser refused the document (its code, as in-thread); stopped by the deadline: its error. The worker
+    // failed otherwise: the same parse, here.
+    if (isMemoryError(e)) throw e;
     deadline?.check();
     return parseMarkdown(content);
   }

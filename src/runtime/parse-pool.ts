@@ -6,6 +6,7 @@
  * The worker starts with the first large document and stops after a while without one. Under Deno there is none
  * (the parse runs in-thread).
  */
+import { MemoryError } from "../core/errors.ts";
 import type { ParseWork } from "../ingest/ports.ts";
 import type { ParsedMarkdown } from "../markdown/parse-markdown.ts";
 import { isDeno } from "./platform.ts";
@@ -14,6 +15,7 @@ import { isDeno } from "./platform.ts";
 const START_MS = 10_000;
 
 interface Pending { resolve: (p: ParsedMarkdown) => void; reject: (e: Error) => void }
+interface Refusal { code: string; message: string; details?: Record<string, unknown>; status?: number }
 
 /** The pool (Node); undefined under Deno. `idleMs`: the worker stops after this long without a job (default 30 s). */
 export async function createParsePool(o: { idleMs?: number } = {}): Promise<ParseWork | undefined> {
@@ -50,13 +52,14 @@ export async function createParsePool(o: { idleMs?: number } = {}): Promise<Pars
     worker = w;
     w.unref();
     ready = new Promise<void>((resolve, reject) => {
-      w.on("message", (m: { ready?: true; id?: number; parsed?: ParsedMarkdown; error?: string }) => {
+      w.on("message", (m: { ready?: true; id?: number; parsed?: ParsedMarkdown; refused?: Refusal; error?: string }) => {
         if (m.ready) return resolve();
         const p = pending.get(m.id!);
         if (!p) return;
         pending.delete(m.id!);
         if (pending.size === 0) w.unref();
-        if (m.error !== undefined) p.reject(new Error(m.error));
+        if (m.refused !== undefined) p.reject(new MemoryError(m.refused.code, m.refused.message, m.refused.details, m.refused.status));
+        else if (m.error !== undefined) p.reject(new Error(m.error));
         else p.resolve(m.parsed!);
       });
       w.on("error", (e: unknown) => { reject(e); if (worker === w) stop(String(e)); });

@@ -93,7 +93,7 @@ async function abandonedSettled(s: ServerProc, n: number): Promise<{ stopped: nu
 
 describe("the request deadline stops CPU-bound work (SPEC §8)", () => {
   it("a CPU-bound ingest past the deadline answers 503 deadline_exceeded, and its work stops without ever committing", async () => {
-    const s = await serve({ CAIRN_REQUEST_DEADLINE_MS: "100" });
+    const s = await serve({ CAIRN_REQUEST_DEADLINE_MS: "50" });
     // ~1 MB of content: the screen and the embedding alone take several times the deadline.
     const big = await send(s.base, "POST", "/ingest", { title: "Big note", content: prose(990_000) });
     expect(big.status).toBe(503);

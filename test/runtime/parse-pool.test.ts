@@ -26,4 +26,13 @@ describe("parse pool", () => {
     const text = doc(50);
     expect(await pool.parseMarkdown(text)).toEqual(parseMarkdown(text));
   }, 60_000);
+
+  it("a document the parser refuses is refused by the worker with the parser's code and details", async () => {
+    const text = `${">".repeat(40_000)} deep`;
+    let inThread: unknown;
+    try { parseMarkdown(text); } catch (e) { inThread = e; }
+    const onWorker = await pool.parseMarkdown(text).then(() => undefined, (e: unknown) => e);
+    expect(onWorker).toMatchObject({ code: "markdown_too_complex", details: (inThread as { details: unknown }).details });
+    expect((onWorker as Error).message).toBe((inThread as Error).message);
+  }, 60_000);
 });
