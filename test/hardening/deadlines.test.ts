@@ -147,3 +147,19 @@ describe("/health while a long request is in flight (SPEC §4.8)", () => {
     expect(answered.every((st) => st === 200)).toBe(true);
   }, 180_000);
 });
+
+describe("a long markdown document parsed on the worker thread (SPEC §8)", () => {
+  it("answers the parser's refusal with its code, as an in-thread parse does", async () => {
+    const s = await serve({});
+    // Past the 32 KB cut-over, so the served parse runs on the worker.
+    for (const content of [">".repeat(200_000), "> - ".repeat(50_000)]) {
+      const res = await send(s.base, "POST", "/ingest/markdown", { title: "Too deep", content });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe("markdown_too_complex");
+    }
+    const fm = await send(s.base, "POST", "/ingest/markdown", { title: "Bomb", content: `---\nl: [${Array(20_000).fill("1").join(", ")}]\n---\n${"body text\n".repeat(4_000)}` });
+    expect(fm.status).toBe(400);
+    expect(fm.body.error.code).toBe("frontmatter_too_large");
+  }, 120_000);
+});
+
