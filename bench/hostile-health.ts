@@ -1,6 +1,7 @@
 /**
  * Hostile input against `cairn serve` (docs/limits.md "Figures: hostile input and /health"):
- * `npx tsx bench/hostile-health.ts [--reps 3] [--class markdown,alias-bombs] [--match "400 K"] [--embed static|none]`.
+ * `npx tsx bench/hostile-health.ts [--reps 3] [--class markdown,alias-bombs] [--match "400 K|alias bomb"] [--embed static|none]`
+ * (`--match`: cases whose name holds one of the `|`-separated strings; `--no-deadlines` skips the last part).
  *
  * Starts `cairn serve` (bin/cairn.mjs: dist/ when current, else the sources) on a temp store and port, then sends
  * each case of the hostile-input corpus (test/hardening/corpus/, heavy cases included) over loopback HTTP, one at a
@@ -138,7 +139,7 @@ async function corpus(): Promise<void> {
     console.log("class | case | answer | time to answer (ms) | worst /health in flight (ms)");
     for (const cls of chosenClasses) {
       for (const c of CLASSES[cls] ?? []) {
-        if (args.match && !c.name.includes(args.match)) continue;
+        if (args.match && !args.match.split("|").some((m) => c.name.includes(m))) continue;
         const ms: number[] = [];
         const worst: number[] = [];
         let answer = "";
