@@ -49,6 +49,8 @@ const requester: CaseRequester = (method, path, body, headers = {}) =>
 async function run(c: HostileCase): Promise<{ status: number; code?: string; ms: number; worstHealthMs: number }> {
   await c.setup?.(requester);
   const headers: Record<string, string> = { ...(c.body ? { "content-type": "application/json" } : {}), ...c.headers };
+  // Built before the clock starts: the server shares this process, so building a bomb would read as server time.
+  const body = c.body?.() as BodyInit | undefined;
   let done = false;
   let worst = 0;
   const poll = (async () => {
@@ -60,7 +62,7 @@ async function run(c: HostileCase): Promise<{ status: number; code?: string; ms:
     }
   })();
   const t0 = performance.now();
-  const res = await fetch(base + c.path, { method: c.method, headers, body: c.body?.() as BodyInit | undefined });
+  const res = await fetch(base + c.path, { method: c.method, headers, body });
   const text = await res.text();
   const ms = performance.now() - t0;
   done = true;
