@@ -218,7 +218,12 @@ export function registerCommands(cli: CAC, io: CliIo, state: CliState): void {
       try {
         if (action === "token") for (const l of await umpToken(config, memory, o)) io.out(l);
         else if (action === "revoke") for (const l of await umpRevoke(memory, arg)) io.out(l);
-        else if (action === "export") for (const l of await umpExport(memory, o)) io.out(l);
+        else if (action === "export") {
+          const r = await umpExport(memory, o);
+          for (const w of r.warnings) io.err(w);
+          for (const l of r.lines) io.out(l);
+          if (r.failed) state.failed = true;
+        }
         else {
           const r = await umpImport(memory, arg);
           for (const l of r.lines) io.out(l);
