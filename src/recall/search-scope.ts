@@ -73,7 +73,7 @@ export async function searchScope(
     // Issue 36: about to abstain in a small store — do the two legs agree on the best lexical hit?
     if (!quality.answer_guard && quality.confidence < p.abstainBelow && legsAgreeOnTop(d, rq, lex, topDoc, qvec, filter)) quality.answer_guard = "small_store_legs_agree";
     // …or does the vector leg's nearest chunk stand far out from the rest of the store?
-    if (!quality.answer_guard && quality.confidence < p.abstainBelow && scan && !d.ann && vectorStandsOut(d, qvec, vec[0]?.id, filter)) quality.answer_guard = "small_store_vector_standout";
+    if (!quality.answer_guard && quality.confidence < p.abstainBelow && scan && !d.ann && vectorStandsOut(d, lex, qvec, vec[0]?.id, filter)) quality.answer_guard = "small_store_vector_standout";
     return { scan, vec, agreement, rq, quality };
   };
   // The vector leg scans the whole store when it is asked for (`vec`, `hyde`, `source: vector`, or the

@@ -1,10 +1,8 @@
 /**
- * Issue 36 finding 2, the three patterns behind the wrongful abstentions left on the short-memories dev set (all 298
- * memories, through the memory door): the query's rarest word is held only by the answer ("Which day is the tip
- * closed?" → "The recycling centre is closed on Wednesdays."), the query's one known word is held by the answer and
- * the rest are words the store never uses ("How often do I run?"), and a hit only the vector leg finds that stands
- * far out from the rest of the store ("When did I hike to Machu Picchu?" → "Did the Inca Trail in 2018 …"). Each
- * is answered; the off-topic and nonsense queries recall abstained on in this store still abstain.
+ * Issue 36 finding 2, the vector-only pattern behind a wrongful abstention on the short-memories dev set (all 298
+ * memories, through the memory door): the lexical leg finds nothing, and the vector leg's nearest memory stands far
+ * out from the rest of the store ("When did I hike to Machu Picchu?" → "Did the Inca Trail in 2018 …"). It is
+ * answered; every off-topic and nonsense query recall abstained on in this store still abstains.
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,10 +21,8 @@ beforeAll(async () => {
 afterAll(async () => { await t.close(); });
 const recall = async (query: string) => (await (await t.req("POST", "/recall", { query, limit: 5, provenance: true })).json());
 
-describe("abstention keeps strong evidence in a store of 298 short memories (issue 36)", () => {
+describe("abstention keeps a vector hit that stands out in a store of 298 short memories (issue 36)", () => {
   it.each([
-    ["Which day is the tip closed?", ["h33"], "small_store_rare_term_held"],
-    ["How often do I run?", ["p10", "f12"], "small_store_known_terms_covered"],
     ["When did I hike to Machu Picchu?", ["t17"], "small_store_vector_standout"],
   ])("answers %s with the memory that holds the answer", async (query, memories, guard) => {
     const r = await recall(query);
