@@ -12,6 +12,8 @@
  * 2. Starts the real server (`node bin/cairn.mjs serve`, compiled build, temp database, CAIRN_MAX_DOCS raised to fit).
  * 3. Streams the file to `POST /domains/bench/import` and reports the time, the server's RSS before the import,
  *    and its peak RSS (`VmHWM` of the server process, Linux) — against the 512 MB envelope of SPEC §8.
+ * 4. Meanwhile a small `POST /ingest` and a `GET /health` every 250 ms: the worst time either waited is how long
+ *    the import held other writers (its write transaction) and the event loop (docs/limits.md "Snapshot import").
  */
 import { spawn, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -96,7 +98,7 @@ async function main(): Promise<void> {
     const port = await freePort();
     const proc = spawn("node", ["--max-semi-space-size=4", join(root, "bin", "cairn.mjs"), "serve"], {
       cwd: root, stdio: ["ignore", "pipe", "inherit"],
-      env: { ...process.env, BIND_PORT: String(port), CAIRN_DB_PATH: join(dir, "cairn.db"), CAIRN_MAX_DOCS: String(snap.chunks + 1000), CAIRN_MAX_DB_MIB: "8192" },
+      env: { ...process.env, BIND_PORT: String(port), CAIRN_DB_PATH: join(dir, "cairn.db"), CAIRN_MAX_DOCS: String(snap.chunks + 100_000), CAIRN_MAX_DB_MIB: "8192" },
     });
     proc.stdout!.resume();
     const base = `http://127.0.0.1:${port}`;
@@ -107,6 +109,22 @@ async function main(): Promise<void> {
     const before = status(proc.pid!, "VmRSS:");
     let peakSeen = before;
     const sampler = setInterval(() => { peakSeen = Math.max(peakSeen, status(proc.pid!, "VmRSS:")); }, 200);
+    // Other writers and /health while the import runs: their worst wait.
+    let importing = true;
+    const worst = { write: 0, health: 0, writes: 0 };
+    const probe = (async () => {
+      for (let i = 0; importing; i++) {
+        const w0 = performance.now();
+        const w = await fetch(`${base}/ingest`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ title: "probe", content: `A probe written during the import, number ${i}.` }) });
+        await w.arrayBuffer();
+        if (importing) worst.write = Math.max(worst.write, performance.now() - w0);
+        if (w.ok) worst.writes++;
+        const h0 = performance.now();
+        await (await fetch(`${base}/health`)).arrayBuffer();
+        if (importing) worst.health = Math.max(worst.health, performance.now() - h0);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    })();
     const t1 = performance.now();
     // node:http rather than fetch: fetch gives up waiting for the reply headers after 300 s.
     const { status: httpStatus, text } = await new Promise<{ status: number; text: string }>((resolveReq, rejectReq) => {
@@ -123,6 +141,8 @@ async function main(): Promise<void> {
     const res = { status: httpStatus };
     const body = JSON.parse(text || "null");
     const secs = (performance.now() - t1) / 1000;
+    importing = false;
+    await probe;
     clearInterval(sampler);
     const hwm = status(proc.pid!, "VmHWM:");
     const after = status(proc.pid!, "VmRSS:");
@@ -130,6 +150,7 @@ async function main(): Promise<void> {
     proc.kill("SIGTERM");
     console.log(`import: HTTP ${res.status} ${JSON.stringify(body).slice(0, 160)}`);
     console.log(`time ${secs.toFixed(1)} s (${(snap.bytes / 1024 / 1024 / secs).toFixed(1)} MB/s gzip'd, ${Math.round(snap.chunks / secs)} chunks/s)`);
+    console.log(`during the import: ${worst.writes} small writes answered 200, worst ${(worst.write / 1000).toFixed(2)} s; worst /health ${(worst.health / 1000).toFixed(2)} s`);
     console.log(`server RSS: before ${before.toFixed(0)} MB, peak ${Math.max(hwm, peakSeen).toFixed(0)} MB (VmHWM), after ${after.toFixed(0)} MB; recall afterwards: ${q.hits?.length ?? 0} hits`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -15,7 +15,7 @@ import type { MarkdownGraphPort, MarkdownIngestOptions, MarkdownIngestResult, in
 import type { ConversationOptions, ConversationResult, ingestConversation } from "./conversation/ingest-conversation.ts";
 import type { ConversationInput } from "./conversation/conversation-schema.ts";
 import type { QuarantineService } from "./quarantine/quarantine-service.ts";
-import type { IndexHooks, TextWork, TxHook } from "./ingest/ports.ts";
+import type { IndexHooks, ParseWork, TextWork, TxHook } from "./ingest/ports.ts";
 import type { deleteMemory } from "./lifecycle/delete-memory.ts";
 import type { health, healthDb, stats } from "./ops/health-service.ts";
 import type { Db } from "./store/db.ts";
@@ -48,6 +48,7 @@ import type { ConnectorService } from "./connectors/connector-service.ts";
 import type { ConnectorFiles } from "./connectors/config-files.ts";
 import type { ChangeFeed } from "./changefeed/change-feed.ts";
 import type { DomainPlaces } from "./domains/open-domain-dbs.ts";
+import type { WorkScope } from "./core/deadline.ts";
 import type { PostureWarning, PostureWarnings } from "./ops/boot-warnings.ts";
 
 /** What the runtime provides (STYLE rule 5: runtime code stays in src/runtime/). */
@@ -62,6 +63,13 @@ export interface MemoryPorts {
   embedder?: Embedder;
   /** Worker threads for a batch's screen and embedding (issue 25, src/runtime/text-pool.ts); closed with the memory. */
   textWork?: TextWork;
+  /**
+   * Carries each request's deadline across its awaits (src/runtime/work-scope.ts), so CPU-bound work stops at it
+   * (SPEC §8, docs/limits.md); absent → deadlines reach only the work they are handed (the recall budget).
+   */
+  workScope?: WorkScope;
+  /** A worker thread for the parse of long markdown documents (src/runtime/parse-pool.ts); closed with the memory. */
+  parseWork?: ParseWork;
   /** Optional local injection classifier (`CAIRN_INJECTION_CLASSIFIER_DIR`; SPEC §1 Trust rules). */
   injectionClassifier?: InjectionClassifier;
   /** Optional cross-encoder for the rerank tier (SPEC §1 step 5). */
@@ -98,6 +106,8 @@ export interface MemoryPorts {
 /** The services every binding calls. */
 export interface Memory {
   readonly config: Config;
+  /** Where request work runs: the HTTP guard runs each request under its deadline here (SPEC §8). */
+  readonly work: WorkScope;
   readonly db: Db;
   readonly write: WriteContext;
   readonly domains: DomainService;

@@ -67,6 +67,8 @@ import { openDomainDbs } from "./domains/open-domain-dbs.ts";
 import { createMultiDbMigration, type MultiDbMigration } from "./domains/migrate-multi-db.ts";
 import { firstShardedDomain, storedVectorSpec } from "./store/move-domain.ts";
 import { MemoryError } from "./core/errors.ts";
+import { directScope, slicer } from "./core/deadline.ts";
+import type { Db } from "./store/db.ts";
 import type { Memory, MemoryPorts } from "./memory-types.ts";
 import { createPostureWarnings } from "./ops/boot-warnings.ts";
 export type { Memory, MemoryPorts } from "./memory-types.ts";
@@ -79,10 +81,14 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const db = await openStore(config.dbUrl ? { url: config.dbUrl, authToken: config.dbAuthToken } : { path: config.dbPath, durability: config.durability });
   const bridgeDigests = await loadBridgeDigests(config.workflow.bridgeConfigFiles, ports.readSecretFile);
   const clock = ports.clock ?? (() => new Date());
+  // SPEC §8: a request's deadline reaches its transactions (src/core/deadline.ts): expired work never commits.
+  const work = ports.workScope ?? directScope;
+  const gate: NonNullable<Db["gate"]> = { enter: () => work.current()?.check(), commit: () => work.current()?.commit() };
+  db.gate = gate;
   if (ports.embedder) await ensureVectorTable(db.client, ports.embedder.id, ports.embedder.dim);
   // Issue 20: with CAIRN_MULTI_DB=true each domain's rows live in its own database (docs/scale-out.md "One database per domain").
   const domainDbs = config.multiDb
-    ? await openDomainDbs(db, ports.domainFiles, { durability: config.durability, vectors: ports.embedder && { id: ports.embedder.id, dim: ports.embedder.dim } })
+    ? await openDomainDbs(db, ports.domainFiles, { durability: config.durability, vectors: ports.embedder && { id: ports.embedder.id, dim: ports.embedder.dim }, gate })
     : undefined;
   // A store whose domains have their own databases, opened as one file, would silently miss their rows: refused.
   const sharded = config.multiDb ? undefined : await firstShardedDomain(db.client);
@@ -99,7 +105,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   ));
   // Every chunk write and delete records one audit row in its own transaction (SPEC §1 item 5).
   const write: WriteContext = { db, clock, embedder: ports.embedder, indexHooks: [], txHooks: [audit.hook], maxDocs: config.maxDocs,
-    injectionPolicy: config.injectionPolicy, classifier: ports.injectionClassifier, textWork: ports.textWork };
+    injectionPolicy: config.injectionPolicy, classifier: ports.injectionClassifier, textWork: ports.textWork, work, parseWork: ports.parseWork };
   const warnings = createPostureWarnings(ports.bootWarnings);
   const healthDeps: HealthDeps = {
     db, rssBytes: ports.rssBytes,
@@ -125,7 +131,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const ownsIn = (d: typeof db) => (id: number) => groupIds(db, [id]).some(([x]) => x === d);
   const feedCursors = await Promise.all(dbsOf(db).map(async (d) => ({ db: d, cursor: await maxChangeSeq(d.client), owns: ownsIn(d) })));
   const recallEngine = await createRecallEngine({
-    db, embedder: ports.embedder, snapshots: ports.snapshots, crossEncoder: ports.crossEncoder, clock, injectionPolicy: config.injectionPolicy, classifier: ports.injectionClassifier, budgetMs: config.recallBudgetMs,
+    db, embedder: ports.embedder, snapshots: ports.snapshots, crossEncoder: ports.crossEncoder, clock, injectionPolicy: config.injectionPolicy, classifier: ports.injectionClassifier, budgetMs: config.recallBudgetMs, work,
     graphEnabled: config.recallGraphEnabled, domainExists: (n) => domains.exists(n),
     trace: async (path) => (await audit.record({ action: "recall_trace", detail: path })).id,
     vectorIndex: config.vectorIndex, vectorScanMax: config.vectorScanMax, remote: config.dbUrl !== undefined,
@@ -196,7 +202,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     model: graphModel, legParams: { ...DEFAULT_GRAPH_LEG_PARAMS },
   });
   recallEngine.setGraphLeg(createGraphLeg(graphModel, db, () => graph.legParams));
-  let markdownGraph: MarkdownGraphPort | undefined = createMarkdownGraphPort(write.graphSink);
+  let markdownGraph: MarkdownGraphPort | undefined = createMarkdownGraphPort(write.graphSink, work);
   // --- ump (issue 7) ---
   const umpKey = ports.umpKey ?? (() => undefined);
   const ump = await createUmpService({
@@ -218,6 +224,8 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     applyGraph: (g) => graphModel.apply({ entities: g.entities, inserted: g.edges, retired: [], links: g.links }),
     followUmp: (ids) => ump.followChunks(ids),
     onError: (e) => log("warn", "change feed pass failed", { error: String(e) }),
+    // Another writer's large batch is applied a slice at a time, so /health is answered meanwhile (SPEC §8).
+    pace: slicer(work.yieldNow),
   }, feedCursors);
   // Every recall (HTTP, UMP, MCP, CLI) first applies the changes committed before it: a write acknowledged by any
   // process or node is recallable here at once (docs/scale-out.md "Several nodes over one libSQL server").
@@ -243,7 +251,10 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   });
   // --- end ump ---
   // --- parcels (issue 14) ---
-  const parcels = createParcelService({ db, ctx: write, audit, clock, keys: umpKey, didOf: createDidCache(), domainDbs });
+  const parcels = createParcelService({
+    db, ctx: write, audit, clock, keys: umpKey, didOf: createDidCache(), domainDbs,
+    snapshotLimits: { maxBytes: config.snapshotLimits.maxExpandedBytes, maxLines: config.snapshotLimits.maxLines },
+  });
   // --- workflow (issue 16): approvals of its review doors run its hooks; recall hits feed the solve signal ---
   const workflow = createWorkflowService({
     db, audit, clock, policy: config.injectionPolicy, reaskWindowDays: config.workflow.reaskWindowDays, bridgeDigests,
@@ -296,7 +307,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     ...(ports.pinnedFetch ? { pinnedFetch: ports.pinnedFetch } : {}),
   });
   return {
-    config, db, write, domains, audit, ump, sources, parcels, workflow, claims, provider, kb, connectors, nodeId, changes,
+    config, work, db, write, domains, audit, ump, sources, parcels, workflow, claims, provider, kb, connectors, nodeId, changes,
     ingest: (body) => ingestStructured(write, body),
     ingestBatch: (body) => ingestBatch(write, body),
     ingestMarkdown: (body, opts) => ingestMarkdown(write, body, { ...opts, graph: markdownGraph }),
@@ -357,6 +368,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
       await domainDbs?.close();
       db.close();
       await ports.textWork?.close().catch(() => undefined);
+      await ports.parseWork?.close().catch(() => undefined);
     },
   };
 }

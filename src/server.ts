@@ -13,6 +13,8 @@ import { openMemory, openMultiDbMigration, type Memory } from "./memory.ts";
 import type { MultiDbMigration } from "./domains/migrate-multi-db.ts";
 import { loadCrossEncoder, loadEmbedder, loadInjectionClassifier, loadTextPool } from "./runtime/model-loader.ts";
 import { dirKeyring } from "./runtime/ump-keyring.ts";
+import { asyncWorkScope } from "./runtime/work-scope.ts";
+import { createParsePool } from "./runtime/parse-pool.ts";
 import { connectorFiles } from "./runtime/private-file.ts";
 import { createPinnedFetch } from "./runtime/pinned-fetch.ts";
 import {
@@ -65,7 +67,8 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
   const keyring = dirKeyring(config.umpKeyDir);
   keyring.currentSync();
   return await openMemory(config, {
-    rssBytes, embedder, textWork, crossEncoder, injectionClassifier, snapshots, readSecretFile, resolveHost, pinnedFetch: createPinnedFetch(), exit: exitProcess, umpKey: () => keyring.currentSync(),
+    rssBytes, embedder, textWork, workScope: asyncWorkScope(), parseWork: await createParsePool(), crossEncoder, injectionClassifier, snapshots, readSecretFile, resolveHost, pinnedFetch: createPinnedFetch(),
+    exit: exitProcess, umpKey: () => keyring.currentSync(),
     pid: processId(), pidAlive: processAlive, connectorFiles, nodeId: `${await hostName()}-${processId()}`,
     domainFiles: domainFilesBeside(config.dbPath),
     bootWarnings: rerankWarning ? [{ code: "rerank_model_unavailable", message: rerankWarning }] : [],

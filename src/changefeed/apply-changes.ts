@@ -30,6 +30,8 @@ export interface FeedTarget {
    * before it removes one.
    */
   storedElsewhere?: (ids: number[]) => Promise<Set<number>>;
+  /** A slice boundary between chunks: a page of 2,000 must not hold the event loop (SPEC §8). */
+  pace?: () => Promise<void>;
 }
 
 /** What the planner decided for one chunk. */
@@ -63,7 +65,9 @@ export async function applyPlan(db: Db, plan: ReadonlyMap<number, ChangeAction>,
   for (const c of await getChunks(db.client, need)) rows.set(c.id, c);
   const fresh = need.filter((id) => rows.has(id) && !t.has(id));
   const vecs = t.vectors && fresh.length ? await vectorsOf(db.client, fresh) : new Map<number, Float32Array>();
+  let k = 0;
   for (const [id, a] of plan) {
+    if (t.pace !== undefined && ++k % 32 === 0) await t.pace();
     // This process's own insert: already held (its rows were not read).
     if (a === "add-if-missing" && t.has(id)) { n.skipped++; continue; }
     const row = rows.get(id);

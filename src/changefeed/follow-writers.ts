@@ -27,6 +27,8 @@ export interface FollowDeps {
   onError(e: unknown): void;
   /** Multi-database mode: the held ids another database stores (`FeedTarget.storedElsewhere`). */
   storedElsewhere?: (ids: number[]) => Promise<Set<number>>;
+  /** A slice boundary between the chunks of a page (`FeedTarget.pace`). */
+  pace?: () => Promise<void>;
 }
 
 /** Builds the feed (the composition root makes every recall call `catchUp()` first). */
@@ -35,7 +37,7 @@ export function followOtherWriters(d: FollowDeps): ChangeFeed {
     db: d.db, cursor: d.cursor, pollMs: d.pollMs, onError: d.onError,
     target: {
       has: (id) => d.labels.has(id), ids: () => d.labels.keys(), flagged: (id) => d.labels.get(id)?.flagged,
-      followers: d.followers, vectors: d.vectors, storedElsewhere: d.storedElsewhere,
+      followers: d.followers, vectors: d.vectors, storedElsewhere: d.storedElsewhere, pace: d.pace,
       afterAdded: async (ids) => {
         d.applyGraph(await graphOfChunks(d.db.client, ids));
         await d.followUmp(ids);

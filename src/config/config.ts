@@ -51,6 +51,10 @@ export interface Config {
   nodeCache?: string;
   /** Request deadline in ms (SPEC §8: 30 s). */
   requestDeadlineMs: number;
+  /** Deadline of `POST /domains/{name}/import` in ms (`CAIRN_IMPORT_DEADLINE_MS`, default 600 s; docs/limits.md). */
+  importDeadlineMs: number;
+  /** Bounds of a domain snapshot import once gunzipped (docs/limits.md "Snapshot import"). */
+  snapshotLimits: { maxExpandedBytes: number; maxLines: number };
   /** What a write door does with a Quarantine verdict (`INJECTION_POLICY`, SPEC §1 Trust rules). */
   injectionPolicy: InjectionPolicy;
   /** Skip-rule prefixes for `/ingest/memory` (`CAIRN_INGEST_SKIP_PATTERNS`, SPEC §1 Input hygiene). */

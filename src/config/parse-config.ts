@@ -75,6 +75,11 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     changePollMs: readInt(env, "CAIRN_CHANGE_POLL_MS", 250, 0, 60_000),
     nodeCache: nodeCachePath(env, nodeId),
     requestDeadlineMs: readInt(env, "CAIRN_REQUEST_DEADLINE_MS", 30_000, 1, 3_600_000),
+    importDeadlineMs: readInt(env, "CAIRN_IMPORT_DEADLINE_MS", 600_000, 1, 86_400_000),
+    snapshotLimits: {
+      maxExpandedBytes: readInt(env, "CAIRN_SNAPSHOT_MAX_EXPANDED_MIB", 1024, 1, 65_536) * 1024 * 1024,
+      maxLines: readInt(env, "CAIRN_SNAPSHOT_MAX_LINES", 2_000_000, 1, 1_000_000_000),
+    },
     injectionPolicy: readEnum(env, "INJECTION_POLICY", ["quarantine", "reject", "off"] as const, "quarantine"),
     ingestSkipPatterns: parseSkipPatterns(env.CAIRN_INGEST_SKIP_PATTERNS),
     recallGraphEnabled: readBool(env, "CAIRN_RECALL_GRAPH_ENABLED", true),

@@ -18,12 +18,14 @@ export interface DomainPlaces {
 /** Opens every domain database; `allowUnmoved` is for `cairn migrate multi-db`, which moves the rows itself. */
 export async function openDomainDbs(
   db: Db, places: DomainPlaces | undefined,
-  o: { durability?: "full" | "normal"; vectors?: { id: string; dim: number }; allowUnmoved?: boolean },
+  o: { durability?: "full" | "normal"; vectors?: { id: string; dim: number }; allowUnmoved?: boolean; gate?: Db["gate"] },
 ): Promise<DomainDbs> {
   if (places === undefined) throw new MemoryError("boot_refused", "CAIRN_MULTI_DB=true needs a runtime that places domain database files");
   return await DomainDbs.open(db, {
     async open(domain) {
       const d = await openStore({ path: await places.pathOf(domain), durability: o.durability });
+      // The request deadline's write gate holds in every database (src/store/db.ts).
+      d.gate = o.gate;
       if (o.vectors !== undefined) await ensureVectorTable(d.client, o.vectors.id, o.vectors.dim);
       return d;
     },

@@ -14,6 +14,16 @@ export interface Embedder {
   readonly dim: number;
   /** SHA-256 (hex) of the weight table, when the embedder is table-driven. */
   readonly tableHash?: string;
-  /** Embeds each text to a unit-length vector (the zero vector only when the text carries no signal). */
-  embed(texts: string[]): Promise<Float32Array[]>;
+  /**
+   * Embeds each text to a unit-length vector (the zero vector only when the text carries no signal). `opts.pace`,
+   * when given, is awaited between texts and within long ones (a deadline check and a yield, SPEC §8); the vectors
+   * are the same with or without it.
+   */
+  embed(texts: string[], opts?: EmbedOptions): Promise<Float32Array[]>;
+}
+
+/** Options of one `embed` call. */
+export interface EmbedOptions {
+  /** A slice boundary of the caller's work (src/core/deadline.ts). */
+  pace?: () => Promise<void>;
 }

@@ -93,7 +93,16 @@ export function loadModel2Vec(files: Model2VecFiles, options: Model2VecOptions =
     id: name ? `model2vec:${name}@${idHash}` : `model2vec:${idHash}`,
     dim,
     tableHash,
-    embed: (texts) => Promise.resolve(texts.map(embedOne)),
+    embed: async (texts, opts) => {
+      if (opts?.pace === undefined) return texts.map(embedOne);
+      const out: Float32Array[] = [];
+      // A slice boundary between texts (SPEC §8); each text is bounded by the content limit.
+      for (const text of texts) {
+        out.push(embedOne(text));
+        await opts.pace();
+      }
+      return out;
+    },
   };
 }
 

@@ -29,14 +29,28 @@ export function createStaticEmbedder(bytes: Uint8Array, tableHash: string = byte
   const table = decodeStaticTable(bytes, owned);
   const rows = new Map<string, number>();
   for (let i = 0; i < table.words.length; i++) rows.set(table.words[i], i);
-  const embedOne = createTextEmbedder(table, rows);
+  const { embedOne, embedPaced } = createTextEmbedder(table, rows);
   return {
     id: `${table.modelId}@${tableHash.slice(0, 8)}`,
     dim: table.dim,
     tableHash,
-    embed: (texts) => Promise.resolve(texts.map(embedOne)),
+    embed: async (texts, opts) => {
+      const pace = opts?.pace;
+      if (pace === undefined) return texts.map(embedOne);
+      const out: Float32Array[] = [];
+      for (const text of texts) {
+        out.push(text.length > PACED_TEXT ? await embedPaced(text, pace) : embedOne(text));
+        await pace();
+      }
+      return out;
+    },
   };
 }
+
+/** Texts longer than this (chars) are embedded a slice of tokens at a time when the caller paces (SPEC §8). */
+const PACED_TEXT = 32_768;
+/** Tokens between two slice boundaries of a paced text (each boundary yields only when the slice is used up). */
+const PACED_TOKENS = 256;
 
 /** Unknown words whose fallback vectors are kept; the cache is emptied when full (values never depend on it). */
 const OOV_CACHE_MAX = 30_000;
@@ -44,7 +58,9 @@ const OOV_CACHE_MAX = 30_000;
 const TOKEN_CACHE_MAX = 120_000;
 
 /** The per-text pipeline over a decoded table; bucket vectors are made on the first OOV word. */
-function createTextEmbedder(t: StaticTable, rows: Map<string, number>): (text: string) => Float32Array {
+function createTextEmbedder(t: StaticTable, rows: Map<string, number>): {
+  embedOne: (text: string) => Float32Array; embedPaced: (text: string, pace: () => Promise<void>) => Promise<Float32Array>;
+} {
   const { dim, weights, scales, vectors, component } = t;
   const oov: OovSettings = { dim, buckets: t.oovBuckets, ngramMin: t.ngramMin, ngramMax: t.ngramMax, norm: t.oovNorm };
   let buckets: Float32Array | undefined;
@@ -81,19 +97,19 @@ function createTextEmbedder(t: StaticTable, rows: Map<string, number>): (text: s
     return r;
   };
 
-  return (text: string): Float32Array => {
-    const acc = new Float64Array(dim);
-    for (const token of wordTokens(text)) {
-      const r = resolve(token);
-      if (typeof r === "number") {
-        addRow(acc, r);
-        continue;
-      }
-      for (const part of r) {
-        if (typeof part === "number") addRow(acc, part);
-        else addOov(acc, part);
-      }
+  const addToken = (acc: Float64Array, token: string): void => {
+    const r = resolve(token);
+    if (typeof r === "number") {
+      addRow(acc, r);
+      return;
     }
+    for (const part of r) {
+      if (typeof part === "number") addRow(acc, part);
+      else addOov(acc, part);
+    }
+  };
+
+  const finish = (acc: Float64Array): Float32Array => {
     if (hasComponent) {
       // SIF common-component removal: v ← v − (v·u)u, u the table's unit first principal component.
       let dot = 0;
@@ -107,5 +123,23 @@ function createTextEmbedder(t: StaticTable, rows: Map<string, number>): (text: s
     const inv = 1 / Math.sqrt(sq);
     for (let d = 0; d < dim; d++) out[d] = acc[d] * inv;
     return out;
+  };
+
+  return {
+    embedOne: (text: string): Float32Array => {
+      const acc = new Float64Array(dim);
+      for (const token of wordTokens(text)) addToken(acc, token);
+      return finish(acc);
+    },
+    // The same sum in the same order, with a slice boundary every PACED_TOKENS tokens.
+    embedPaced: async (text: string, pace: () => Promise<void>): Promise<Float32Array> => {
+      const acc = new Float64Array(dim);
+      const tokens = wordTokens(text);
+      for (let i = 0; i < tokens.length; i++) {
+        addToken(acc, tokens[i]);
+        if (i % PACED_TOKENS === PACED_TOKENS - 1) await pace();
+      }
+      return finish(acc);
+    },
   };
 }

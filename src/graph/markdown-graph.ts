@@ -22,6 +22,7 @@
  * chunk already produced its edges when it was first written.
  */
 import { xxh3Hex } from "../core/content-hash.ts";
+import { checkWork, paceWork, type WorkScope } from "../core/deadline.ts";
 import type { MarkdownGraphInput, MarkdownGraphPort } from "../ingest/ingest-markdown.ts";
 import { upsertEdge } from "../ingest/write-graph-rows.ts";
 import type { Exec } from "../store/db.ts";
@@ -63,8 +64,11 @@ function proseOf(text: string, bodyStartLine: number): string {
   return text.split("\n").slice(bodyStartLine - 1).join("\n");
 }
 
-/** Plans a document's entities and edges (pure; see the module comment for the rules). */
-export function planMarkdownGraph(doc: Omit<MarkdownGraphInput, "now">): MarkdownGraphPlan {
+/**
+ * Plans a document's entities and edges (pure; see the module comment for the rules). `check`, when given, is
+ * called per heading and per chunk (the request deadline's check, which throws to stop; SPEC §8).
+ */
+export function planMarkdownGraph(doc: Omit<MarkdownGraphInput, "now">, check?: () => void): MarkdownGraphPlan {
   const entities = new Map<string, { display: string; type?: string }>();
   const add = (display: string, type?: string): string => {
     const key = display.toLowerCase();
@@ -120,16 +124,36 @@ export function planMarkdownGraph(doc: Omit<MarkdownGraphInput, "now">): Markdow
     if (clean === null || note === null || clean.toLowerCase() === note.toLowerCase()) return clean ?? h;
     return truncateEntityName(`${note} - ${clean}`) ?? clean;
   };
-  const headingName = (h: string) => cleanEntityName(scoped(h));
+  // Memoised: a note of n sections asks for each heading's name once, not once per other heading (n² → n).
+  const names = new Map<string, string | null>();
+  const headingName = (h: string): string | null => {
+    let n = names.get(h);
+    if (n === undefined) names.set(h, (n = cleanEntityName(scoped(h))));
+    return n;
+  };
   const headings = [...(note !== null ? [{ depth: 0, text: note }] : []), ...doc.parsed.headings.map((h) => ({ depth: h.depth, text: scoped(h.text) }))];
+  // The first heading, and the first chunk whose heading path holds it, by lowercased name (what `find` returned).
+  const headingOf = new Map<string, (typeof doc.parsed.headings)[number]>();
+  for (const h of doc.parsed.headings) {
+    const n = headingName(h.text)?.toLowerCase();
+    if (n !== undefined && !headingOf.has(n)) headingOf.set(n, h);
+  }
+  const holderOf = new Map<string, (typeof chunks)[number]>();
+  for (const c of chunks) {
+    for (const h of c.headingPath) {
+      const n = headingName(h)?.toLowerCase();
+      if (n !== undefined && !holderOf.has(n)) holderOf.set(n, c);
+    }
+  }
   for (const e of headingPartOf(headings)) {
-    const heading = doc.parsed.headings.find((h) => headingName(h.text)?.toLowerCase() === e.from.toLowerCase());
+    check?.();
+    const heading = headingOf.get(e.from.toLowerCase());
     // A short note is one chunk (item 5), so a sub-heading's holder is the chunk whose text holds its line.
-    const holder = chunks.find((c) => c.headingPath.some((h) => headingName(h)?.toLowerCase() === e.from.toLowerCase())) ??
-      (heading ? chunks.find((c) => c.text.includes(heading.text)) : undefined);
+    const holder = holderOf.get(e.from.toLowerCase()) ?? (heading ? chunks.find((c) => c.text.includes(heading.text)) : undefined);
     if (holder !== undefined) edge(e.from, e.type, e.to, "heading", holder.id);
   }
   for (const c of chunks) {
+    check?.();
     for (const h of c.headingPath) {
       const n = headingName(h);
       if (n !== null) c.subjects.add(add(n, note !== null && n.toLowerCase() !== note.toLowerCase() ? "heading" : undefined));
@@ -145,16 +169,20 @@ export function planMarkdownGraph(doc: Omit<MarkdownGraphInput, "now">): Markdow
   return { entities, edges, chunks: chunks.map(({ id, subjects, direct, mentions }) => ({ id, subjects, direct, mentions })) };
 }
 
-/** Executes a plan inside the write transaction; returns the counts and the delta. */
-async function writePlan(tx: Exec, domain: string, plan: MarkdownGraphPlan, now: string) {
+/** Executes a plan inside the write transaction (paced by the request deadline, SPEC §8); returns the counts and the delta. */
+async function writePlan(tx: Exec, domain: string, plan: MarkdownGraphPlan, now: string, work?: WorkScope) {
   const delta = emptyDelta();
   const ids = new Map<string, number>();
+  let n = 0;
+  const pace = () => (++n % 64 === 0 ? paceWork(work) : undefined);
   for (const [key, e] of plan.entities) {
+    await pace();
     const { id } = await ensureEntity(tx, { domain, name: key, displayName: e.display, type: e.type }, now);
     ids.set(key, id);
     delta.entities.push((await findEntity(tx, domain, key))!);
   }
   for (const e of plan.edges) {
+    await pace();
     await upsertEdge(tx, {
       domain, fromId: ids.get(e.from.toLowerCase())!, toId: ids.get(e.to.toLowerCase())!, type: e.type, chunkId: e.chunkId, now, edgeSource: e.source,
     }, delta);
@@ -162,6 +190,7 @@ async function writePlan(tx: Exec, domain: string, plan: MarkdownGraphPlan, now:
   const wanted = [...new Set(plan.chunks.flatMap((c) => c.mentions.filter((n) => !ids.has(n))))];
   const existing = new Map((await entitiesByNames(tx, domain, wanted)).map((e) => [e.name, e.id] as const));
   for (const c of plan.chunks) {
+    await pace();
     const linked = new Map<number, boolean>();
     for (const k of c.subjects) linked.set(ids.get(k)!, true);
     for (const k of [...c.direct, ...c.mentions]) {
@@ -175,12 +204,12 @@ async function writePlan(tx: Exec, domain: string, plan: MarkdownGraphPlan, now:
   return { counts: { entities: plan.entities.size, relations: plan.edges.length }, delta };
 }
 
-/** Builds the port `memory.setMarkdownGraph` registers; `sink` receives each document's delta. */
-export function createMarkdownGraphPort(sink?: GraphSink): MarkdownGraphPort {
+/** Builds the port `memory.setMarkdownGraph` registers; `sink` receives each document's delta; `work` paces it (SPEC §8). */
+export function createMarkdownGraphPort(sink?: GraphSink, work?: WorkScope): MarkdownGraphPort {
   return async (tx, doc) => {
-    const plan = planMarkdownGraph(doc);
+    const plan = planMarkdownGraph(doc, () => checkWork(work));
     if (plan.chunks.length === 0) return { entities: 0, relations: 0 };
-    const { counts, delta } = await writePlan(tx, doc.domain, plan, doc.now);
+    const { counts, delta } = await writePlan(tx, doc.domain, plan, doc.now, work);
     sink?.({ chunkId: doc.chunks[0].id, contentHash: await xxh3Hex(doc.chunks[0].text) }, delta);
     return counts;
   };

@@ -1,7 +1,8 @@
 /**
  * The request guard (SPEC §5, §7, §8), applied to every request in this
  * order: metrics and the connection watchdog's slot; the per-IP budget
- * (before authentication, on every path); the request deadline; the body
+ * (before authentication, on every path); the request deadline (the rest of
+ * the request runs under it, src/core/deadline.ts); the body
  * limit (1 MiB, 1 GiB on the domain import sub-route only); then, for a
  * matched non-public route, authentication (401 `unauthorized`) and the
  * deny-by-default gate (403 `route_ungated` / `forbidden`, each refusal one
@@ -15,6 +16,7 @@
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import { describeGate } from "../authz/gate.ts";
 import { decide } from "../authz/oracle.ts";
+import { createDeadline, deadlineExceeded } from "../core/deadline.ts";
 import { MemoryError } from "../core/errors.ts";
 import { clientIdentity } from "../limits/client-identity.ts";
 import type { Memory } from "../memory.ts";
@@ -37,6 +39,8 @@ const IMPORT_ROUTE = "POST /domains/:name/import";
 export interface CairnBindings {
   /** Socket peer address; never taken from a header. */
   remoteAddr?: string;
+  /** Aborted when the client goes away before its answer was delivered (the request's work stops, SPEC §8). */
+  clientGone?: AbortSignal;
 }
 
 /** The socket peer address of the request, when the adapter knows it. */
@@ -130,24 +134,48 @@ function observe(memory: Memory): MiddlewareHandler {
   };
 }
 
+/**
+ * SPEC §8: the request deadline. The request's work runs in `memory.work` under its deadline, so CPU-bound loops
+ * and the write gate see it (src/core/deadline.ts): past it the answer is 503 `deadline_exceeded` and the work stops
+ * at its next slice boundary without committing; a request that committed first runs to its end. The
+ * domain import sub-route has a deadline of its own (`CAIRN_IMPORT_DEADLINE_MS`, docs/limits.md). A client that
+ * goes away ends its request's work the same way.
+ */
 function deadline(memory: Memory): MiddlewareHandler {
-  const ms = memory.config.requestDeadlineMs;
+  const metrics = memory.security.metrics;
   return async (c, next) => {
-    // The 1 GiB import sub-route is bounded by its body limit instead: a deadline cut mid-import could not stop the
-    // commit it had started (the import is one transaction either way).
     const ep = endpointOf(c);
-    if (ep && gateKey(ep.method, ep.pattern) === IMPORT_ROUTE) return next();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        memory.security.metrics.poolTimeout();
-        reject(new MemoryError("deadline_exceeded", `request exceeded the ${ms / 1000} s deadline`));
-      }, ms);
-    });
+    const ms = ep && gateKey(ep.method, ep.pattern) === IMPORT_ROUTE ? memory.config.importDeadlineMs : memory.config.requestDeadlineMs;
+    const d = createDeadline({ ms, error: () => deadlineExceeded(ms), yieldNow: memory.work.yieldNow });
+    let clientGone = false;
+    const signal = (c.env as CairnBindings | undefined)?.clientGone;
+    const gone = () => {
+      clientGone = true;
+      d.expire(new MemoryError("deadline_exceeded", "the client closed the request"));
+    };
+    if (signal?.aborted) gone();
+    signal?.addEventListener("abort", gone, { once: true });
+    const expired = new Promise<never>((_, reject) => d.onExpire((e) => {
+      if (!clientGone) metrics.poolTimeout();
+      reject(e);
+    }));
+    expired.catch(() => undefined);
+    const timer = setTimeout(() => d.expire(), ms);
+    let settled = false;
+    const work = memory.work.run(d, () => next()).finally(() => (settled = true));
     try {
-      await Promise.race([next(), expired]);
+      await Promise.race([work, expired]);
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener("abort", gone);
+      if (!settled) {
+        // Answered without its work: count how that work ends (it must stop, not commit later).
+        // (Hono's compose turns the route's error into its response, so the work resolves either way.)
+        const ended = () => metrics.abandoned(d.stopped ? "stopped" : "completed");
+        work.then(ended, ended);
+      } else {
+        d.finish();
+      }
     }
   };
 }

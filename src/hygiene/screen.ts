@@ -67,29 +67,51 @@ function phraseHits(folded: string, into: Map<string, number>): void {
  */
 export function screenHits(text: string, without: ReadonlySet<string> = NONE): Map<string, number> {
   const hits = new Map<string, number>();
+  for (const _ of screenSteps(text, hits, without));
+  return hits;
+}
+
+/**
+ * `screenHits` a step at a time: each whole-text pass is one step (a 1 MB text takes tens of ms per pass), so a
+ * caller under a deadline can yield and check between them (SPEC §8; `screenPaced`). Same steps, same hits.
+ */
+function* screenSteps(text: string, hits: Map<string, number>, without: ReadonlySet<string>): Generator<void> {
   const folded = foldForScreen(text);
+  yield;
   // The rules read the canonical view: typos, doubled letters, joins and hyphens undone (_screen-canon.ts).
-  phraseHits(canonicalForScreen(folded), hits);
+  const canonical = canonicalForScreen(folded);
+  yield;
+  phraseHits(canonical, hits);
+  yield;
   // An invisible character may join words or separate them; read both ways, so stripping never hides a phrase.
-  if (hasInvisible(text)) phraseHits(canonicalForScreen(foldForScreen(text, " ")), hits);
+  if (hasInvisible(text)) {
+    phraseHits(canonicalForScreen(foldForScreen(text, " ")), hits);
+    yield;
+  }
   // English spelled by sound in Cyrillic letters ("Игноре алл превиоус инструцтионс"): the look-alike fold misses it.
-  if (hasCyrillic(text)) phraseHits(canonicalForScreen(foldForScreen(transliterateCyrillic(text))), hits);
+  if (hasCyrillic(text)) {
+    phraseHits(canonicalForScreen(foldForScreen(transliterateCyrillic(text))), hits);
+    yield;
+  }
   if (!hits.has("indirect_instruction") && exfiltrationCode(folded)) hits.set("indirect_instruction", INDIRECT_WEIGHT);
 
   const hidden = scanHidden(text);
   if (hidden.payload > 0) hits.set("hidden_characters", SIGNAL_WEIGHTS.hidden_characters);
   if (/[A-Za-z]/.test(hidden.tagText)) hits.set("tag_smuggling", SIGNAL_WEIGHTS.tag_smuggling);
+  yield;
 
   if (longestFlood(folded) >= FLOOD_MIN) hits.set("token_flood", SIGNAL_WEIGHTS.token_flood);
   // The all-caps persona name of the "Do Anything Now" family; "Dan" the person stays clean.
   if (/\bDAN\b/.test(text) && /\b(?:mode|can do anything|do anything now|jailbreak|stay in character|as DAN)\b/i.test(text)) {
     hits.set("dan_persona", SIGNAL_WEIGHTS.dan_persona);
   }
+  yield;
 
   const decoded = decodePayloads(text).slice(0, MAX_DECODED);
   if (hidden.tagText !== "") decoded.push(hidden.tagText);
   decoded.push(...hidden.decoded.slice(0, MAX_DECODED));
   for (const d of decoded) {
+    yield;
     const inner = new Map<string, number>();
     phraseHits(canonicalForScreen(foldForScreen(d)), inner);
     if (inner.size > 0) hits.set("encoded_payload", SIGNAL_WEIGHTS.encoded_payload + Math.max(...inner.values()));
@@ -97,7 +119,6 @@ export function screenHits(text: string, without: ReadonlySet<string> = NONE): M
 
   for (const id of without) hits.delete(id);
   corroborate(hits, hidden.stray > 0 && !without.has("hidden_characters"));
-  return hits;
 }
 
 /**
@@ -126,4 +147,11 @@ export function verdictFromHits(hits: ReadonlyMap<string, number>): ScreenResult
 /** Screens one text; pure and deterministic. */
 export function screen(text: string): ScreenResult {
   return verdictFromHits(screenHits(text));
+}
+
+/** `screen`, calling `pace` between its whole-text passes (a deadline check and a yield; SPEC §8). Same result. */
+export async function screenPaced(text: string, pace: () => Promise<void>): Promise<ScreenResult> {
+  const hits = new Map<string, number>();
+  for (const _ of screenSteps(text, hits, NONE)) await pace();
+  return verdictFromHits(hits);
 }

@@ -1,10 +1,11 @@
 /** What every write door needs: the store, a clock, the embedder and the hooks (built by the composition root). */
 import type { InjectionPolicy } from "../config/config.ts";
+import type { WorkScope } from "../core/deadline.ts";
 import type { Embedder } from "../embed/embedder.ts";
 import type { GraphSink } from "../graph/graph-delta.ts";
 import type { InjectionClassifier } from "../screen-model/classifier.ts";
 import type { Db } from "../store/db.ts";
-import type { Clock, IndexHooks, ReviewGate, TextWork, TxHook } from "./ports.ts";
+import type { Clock, IndexHooks, ParseWork, ReviewGate, TextWork, TxHook } from "./ports.ts";
 
 /** Shared write-path context. */
 export interface WriteContext {
@@ -27,4 +28,8 @@ export interface WriteContext {
   textWork?: TextWork;
   /** Write-posture gate for the posture-carrying doors (SPEC §1); absent means every write is direct. */
   review?: ReviewGate;
+  /** Where the running request's deadline is found: the write path paces its CPU-bound steps by it (SPEC §8). */
+  work?: WorkScope;
+  /** A worker thread for the parse of long markdown documents (SPEC §8); absent: parsed in-thread. */
+  parseWork?: ParseWork;
 }

@@ -8,10 +8,12 @@
  * to the graph port. Deliberately not filtered by the memory hygiene.
  */
 import { xxh3Hex } from "../core/content-hash.ts";
+import { checkWork, paceWork } from "../core/deadline.ts";
 import type { IngestKind, NewChunk } from "../core/types.ts";
 import { parseWith } from "../core/schema.ts";
 import { GLOBAL_DOMAIN } from "../domains/domain-name.ts";
-import { chunkMarkdown, DEFAULT_MAX_CHARS, parseMarkdown, type ParsedMarkdown } from "../markdown/mod.ts";
+import { chunkMarkdown, DEFAULT_MAX_CHARS, type ParsedMarkdown } from "../markdown/mod.ts";
+import { parseDocument } from "./parse-document.ts";
 import type { Exec } from "../store/db.ts";
 import { confidenceFor, originFor } from "./confidence.ts";
 import type { WriteContext } from "./context.ts";
@@ -94,8 +96,11 @@ export async function prepareMarkdown(ctx: WriteContext, raw: MarkdownInput, opt
   const { title, content, domain = GLOBAL_DOMAIN, source: sourceRef } = parseWith(MarkdownBody, raw);
   await requireRegisteredDomain(ctx, domain);
   const kind = opts.kind ?? "markdown";
-  const parsed = parseMarkdown(content);
+  const parsed = await parseDocument(ctx, content);
+  checkWork(ctx.work);
   const pieces = chunkMarkdown(parsed, { maxChars: opts.maxChars });
+  // SPEC §8: each stage and each chunk below is a slice boundary of the request's deadline.
+  await paceWork(ctx.work);
   const span = bodySpan(content, parsed);
   // Issue 22 item 5 (docs/write-doors.md "Markdown chunking"): a body that fits in `maxChars` is one chunk, whatever its
   // headings; front matter is never chunk text (it is every chunk's `meta.frontmatter`). The vault binding
@@ -113,6 +118,7 @@ export async function prepareMarkdown(ctx: WriteContext, raw: MarkdownInput, opt
   // Issue 22 item 2: the chunks of a split document name it (xxh3 of its text) and their place, so an export keeps the grouping.
   const docId = parts.length > 1 ? await xxh3Hex(content) : undefined;
   for (const [i, p] of parts.entries()) {
+    await paceWork(ctx.work);
     const meta: Record<string, unknown> = { ...docMeta, heading_path: p.headingPath, line_start: p.startLine, line_end: p.endLine };
     if (docId !== undefined) meta.document = { id: `xxh3:${docId}`, index: i, count: parts.length };
     const ann = parsed.annotations.filter((a) => a.line >= p.startLine && a.line <= p.endLine).map((a) => a.raw);

@@ -4,6 +4,7 @@
  */
 import type { Chunk, IngestKind, Origin } from "../core/types.ts";
 import type { ScreenResult } from "../hygiene/screen.ts";
+import type { ParsedMarkdown } from "../markdown/parse-markdown.ts";
 import type { Exec } from "../store/db.ts";
 
 /** Keeps in-memory indexes in step with committed writes. */
@@ -85,5 +86,15 @@ export interface TextWork {
   /** Posts the jobs to the workers at once and resolves with their results in input order; rejects when a worker fails. */
   run(jobs: readonly TextJob[]): Promise<TextJobResult[]>;
   /** Stops the workers. */
+  close(): Promise<void>;
+}
+
+/**
+ * A worker thread for the markdown parse of large documents (SPEC §8; built in src/runtime/parse-pool.ts): the same
+ * parser off the event loop, stoppable by the request's deadline.
+ */
+export interface ParseWork {
+  /** Parses `text` on the worker; rejects when `signal` aborts (the worker is stopped) or the worker fails. */
+  parseMarkdown(text: string, signal?: AbortSignal): Promise<ParsedMarkdown>;
   close(): Promise<void>;
 }

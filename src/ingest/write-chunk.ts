@@ -4,6 +4,7 @@
  * their graph rows and their audit rows in ONE transaction (SPEC §4.2,
  * STYLE rule 10), then the in-memory index hooks.
  */
+import { checkWork, paceWork } from "../core/deadline.ts";
 import { MemoryError } from "../core/errors.ts";
 import type { Chunk, NewChunk } from "../core/types.ts";
 import { countChunks, findChunksByHashes, insertChunks } from "../store/chunks.ts";
@@ -51,6 +52,9 @@ export async function writeChunks(
   const domains = [...new Set(input.map((c) => c.domain))];
   if (ctx.db.router !== undefined && domains.length > 1) return await writeByDomain(ctx, input, domains, extra, action, auditDetail, after);
   const known = await findAnywhere(ctx, input.map((c) => c.contentHash));
+  // SPEC §8: the screen and the embedding are paced by the request's deadline (src/ingest/text-work.ts); past it
+  // the write stops here, or at its transaction's COMMIT (src/store/db.ts), with nothing written.
+  checkWork(ctx.work);
   const pre = input.map((c) => known.get(c.contentHash));
   const todo: { i: number; c: NewChunk }[] = [];
   const seen = new Set<string>();
@@ -63,6 +67,7 @@ export async function writeChunks(
   // Issue 25: the rules screen and the embedding run together, a share on the worker pool when there is one.
   const text = todo.length ? await screenAndEmbed(ctx, todo.map((t) => t.c)) : { rules: [], vectors: undefined };
   const verdicts = await screenWrites(ctx.injectionPolicy, ctx.classifier, todo.map((t) => t.c), text.rules);
+  checkWork(ctx.work);
   todo.forEach((t, k) => {
     const verdict = verdicts[k];
     if (verdict.result.verdict === "clean") return;
@@ -127,10 +132,13 @@ export async function writeChunks(
     const d = pre[i]!;
     return { id: d.id, status: "duplicate" as const, domain: d.domain, chunk: d };
   });
-  todo.forEach(({ i }, k) => {
-    const r = out.res[i];
+  // Committed: the indexes hear of each chunk (no deadline can stop this now; a long batch still yields between
+  // chunks so the event loop serves other requests, SPEC §8).
+  for (let k = 0; k < todo.length; k++) {
+    const r = out.res[todo[k].i];
     if (r && r.status === "created") for (const h of ctx.indexHooks) h.added(r.chunk, vectors?.[k]);
-  });
+    if (k % 16 === 15) await paceWork(ctx.work);
+  }
   return result;
 }
 

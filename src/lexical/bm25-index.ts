@@ -95,7 +95,7 @@ export class Bm25Index implements LexicalIndex {
       ? parseLex(opts.lex, this.analyze)
       : plainQuery(query, this.analyze);
     return this.scorer
-      .search(parsed, Number.isFinite(k) ? Math.max(0, Math.floor(k)) : 0, this.params_, opts.filter)
+      .search(parsed, Number.isFinite(k) ? Math.max(0, Math.floor(k)) : 0, this.params_, opts.filter, opts.check)
       .map((h) => ({ id: h.id, score: h.score, terms: h.terms }));
   }
 

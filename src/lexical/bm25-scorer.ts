@@ -49,8 +49,11 @@ export class Bm25Scorer {
 
   constructor(private readonly store: InvertedStore) {}
 
-  /** The k best documents for `query`; `filter` sees external ids and only candidates that would rank. */
-  search(query: LexQuery, k: number, params: Bm25Params, filter?: (id: number) => boolean): ScoredDoc[] {
+  /**
+   * The k best documents for `query`; `filter` sees external ids and only candidates that would rank. `check` is
+   * called before each term's postings (a budget check that throws to stop, SPEC §7).
+   */
+  search(query: LexQuery, k: number, params: Bm25Params, filter?: (id: number) => boolean, check?: () => void): ScoredDoc[] {
     const store = this.store;
     if (k <= 0 || store.liveCount === 0 || query.terms.length === 0) return [];
     this.ensureScratch();
@@ -67,6 +70,7 @@ export class Bm25Scorer {
       const norm = this.lengthNorms(params);
       const n = store.liveCount;
       for (let t = 0; t < termIds.length; t++) {
+        check?.();
         const p = store.list(termIds[t]);
         const df = p.length;
         const qw = weights[t] * Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (k1 + 1);

@@ -23,6 +23,8 @@ export interface LexicalSearchOptions {
   filter?: (id: number) => boolean;
   /** SPEC §4.1 `lex` override: replaces `query` with terms, `"phrases"` and `-exclusions`. */
   lex?: string;
+  /** Called between query terms; throws to stop the search (the recall budget, SPEC §7). */
+  check?: () => void;
 }
 
 /** One lexical hit. */

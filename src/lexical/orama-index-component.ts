@@ -60,7 +60,7 @@ export class SearchPlan extends Set<number> {
   /** Scored documents of the last search, best first (filled by the index). */
   hits: ScoredDoc[] = [];
 
-  constructor(readonly k: number, readonly filter?: (id: number) => boolean) {
+  constructor(readonly k: number, readonly filter?: (id: number) => boolean, readonly check?: () => void) {
     super();
   }
 }
@@ -115,7 +115,7 @@ export function createBm25IndexComponent(params: Bm25Params): IIndex<CairnOramaI
       const plan = where instanceof SearchPlan ? where : undefined;
       const query = parseLex(term, (t) => analyze(tokenizer, t));
       const titleWeight = properties.includes("title") ? ((boost as Record<string, number>).title ?? store.params.titleWeight) : 0;
-      const hits = store.scorer.search(query, plan?.k ?? store.core.liveCount, { ...store.params, titleWeight }, plan?.filter);
+      const hits = store.scorer.search(query, plan?.k ?? store.core.liveCount, { ...store.params, titleWeight }, plan?.filter, plan?.check);
       if (plan) plan.hits = hits;
       return hits.map((h) => [h.docNo, h.score]);
     },

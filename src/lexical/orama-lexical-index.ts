@@ -95,7 +95,7 @@ export class OramaLexicalIndex implements LexicalIndex {
     const term = opts.lex !== undefined && opts.lex.trim() !== "" ? opts.lex : neutralizeLex(query);
     // An empty term makes Orama list every document instead of searching.
     if (limit === 0 || term.trim() === "") return [];
-    const plan = new SearchPlan(limit, opts.filter);
+    const plan = new SearchPlan(limit, opts.filter, opts.check);
     const result = search(this.db, { term, limit, where: { cairnPlan: plan } } as never);
     if (result instanceof Promise) throw new MemoryError("internal_error", "Orama search unexpectedly went async");
     const terms = new Map(plan.hits.map((h) => [h.id, h.terms]));

@@ -103,6 +103,13 @@ export function chunkMarkdown(parsed: ParsedMarkdown, opts: ChunkOptions = {}): 
     for (let n = a; n <= b; n++) out.push(lineText(n));
     return out.join("\n");
   };
+  // Prefix sums of line lengths: the length of a span of lines in O(1). Packing asks it once per unit, so building
+  // the span instead cost (lines per chunk) × (lines): up to ~1,000 × for a body of one-character lines.
+  const before = new Array<number>(lines.length + 1);
+  before[0] = 0;
+  for (let i = 0; i < lines.length; i++) before[i + 1] = before[i] + lines[i].length;
+  const at = (n: number) => Math.min(Math.max(n - parsed.bodyStartLine, 0), lines.length);
+  const spanLength = (a: number, b: number) => (b < a ? 0 : before[at(b + 1)] - before[at(a)] + (b - a));
   const chunks: MarkdownChunk[] = [];
   const emit = (text: string, path: string[], startLine: number, endLine: number) => {
     chunks.push({ index: chunks.length, text, headingPath: path, startLine, endLine });
@@ -131,14 +138,14 @@ export function chunkMarkdown(parsed: ParsedMarkdown, opts: ChunkOptions = {}): 
     if (units.length === 0) return;
     const first = units[0].startLine;
     const last = units[units.length - 1].endLine;
-    if (slice(first, last).length <= max) {
+    if (spanLength(first, last) <= max) {
       emit(slice(first, last), sec.path, first, last);
       return;
     }
     // Split overlong units at lines, then overlong lines into pieces.
     const fine: Unit[] = [];
     for (const u of units) {
-      if (slice(u.startLine, u.endLine).length <= max) {
+      if (spanLength(u.startLine, u.endLine) <= max) {
         fine.push(u);
         continue;
       }
@@ -156,7 +163,7 @@ export function chunkMarkdown(parsed: ParsedMarkdown, opts: ChunkOptions = {}): 
       open = null;
     };
     for (const u of fine) {
-      if (open && !open.piece && !u.piece && slice(open.startLine, u.endLine).length <= max) {
+      if (open && !open.piece && !u.piece && spanLength(open.startLine, u.endLine) <= max) {
         open = { startLine: open.startLine, endLine: u.endLine };
         continue;
       }

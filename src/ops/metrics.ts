@@ -25,6 +25,11 @@ export interface Metrics extends WriteObserver {
   request(method: string, route: string, status: number, seconds: number): void;
   /** A request whose deadline expired (the pool-timeout signal: the only pool is the write slot). */
   poolTimeout(): void;
+  /**
+   * The work of a request answered with a deadline error (or whose client went away) ended: `stopped` at a slice
+   * boundary or the write gate, or `completed` — a route that never checks its deadline ran to its end anyway.
+   */
+  abandoned(outcome: "stopped" | "completed"): void;
   rateLimited(): void;
   authFailure(reason: string): void;
   authzRefusal(reason: string): void;
@@ -79,6 +84,7 @@ export function createMetrics(): Metrics {
   const lockWait = new Histogram(LOCK_BUCKETS);
   const busy = new Counter();
   const poolTimeouts = new Counter();
+  const abandoned = new Counter();
   const rateLimited = new Counter();
   const authFailures = new Counter();
   const authzRefusals = new Counter();
@@ -98,6 +104,7 @@ export function createMetrics(): Metrics {
     lockWait: (ms) => lockWait.observe({}, ms / 1000),
     busy: () => busy.inc(),
     poolTimeout: () => poolTimeouts.inc(),
+    abandoned: (outcome) => abandoned.inc({ outcome }),
     rateLimited: () => rateLimited.inc(),
     authFailure: (reason) => authFailures.inc({ reason }),
     authzRefusal: (reason) => authzRefusals.inc({ reason }),
@@ -115,6 +122,7 @@ export function createMetrics(): Metrics {
         gauge("cairn_http_inflight_requests", "Requests in flight", g.inflight),
         { name: "cairn_db_lock_wait_seconds", help: "Time writes waited for the serialised write slot", type: "histogram", samples: lockWait.samples() },
         { name: "cairn_db_pool_timeouts_total", help: "Requests whose 30 s deadline expired (waiting on the write slot or work)", type: "counter", samples: poolTimeouts.samples() },
+        { name: "cairn_abandoned_work_total", help: "Work of requests answered past their deadline (or whose client left) that has ended, by outcome", type: "counter", samples: abandoned.samples() },
         { name: "cairn_db_busy_errors_total", help: "Writes that failed with SQLITE_BUSY", type: "counter", samples: busy.samples() },
         { name: "cairn_rate_limited_total", help: "Requests refused with 429 by the per-IP budget", type: "counter", samples: rateLimited.samples() },
         gauge("cairn_rate_limit_buckets", "Client buckets tracked by the rate limiter", g.rateLimitBuckets),

@@ -2,6 +2,7 @@
 import type { AuditService } from "../audit/audit-service.ts";
 import type { WriteContext } from "../ingest/context.ts";
 import type { Db } from "../store/db.ts";
+import type { ExpansionLimits } from "./snapshot-format.ts";
 
 /** Dependencies of the parcel service. */
 export interface ParcelDeps {
@@ -15,4 +16,6 @@ export interface ParcelDeps {
   didOf: (seed: Uint8Array) => string;
   /** Multi-database mode: gives a registered domain its database file, and deletes it (docs/scale-out.md). */
   domainDbs?: { ensure(name: string): Promise<unknown>; remove(name: string): Promise<void> };
+  /** Bounds of a snapshot import once gunzipped (docs/limits.md "Snapshot import"). */
+  snapshotLimits: ExpansionLimits;
 }

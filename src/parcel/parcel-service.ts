@@ -71,7 +71,7 @@ export function createParcelService(d: ParcelDeps): ParcelService {
       });
     },
     exportSnapshot: (name) => exportSnapshot(d, name),
-    importSnapshot: (name, body, caller) => importSnapshot(d, name, body, { reviewer: caller.reviewer }),
+    importSnapshot: (name, body, caller) => importSnapshot(d, name, body, { reviewer: caller.reviewer, limits: d.snapshotLimits }),
     async ledger(o) {
       const domain = o.domain === undefined ? undefined : normalizeDomainName(o.domain, "domain");
       const after = o.cursor === undefined ? 0 : Number(o.cursor);

@@ -1,9 +1,10 @@
 /**
  * The recall engine the composition root builds: the in-memory index kept
  * in step with writes, the 8 s search budget (SPEC §8 → 503
- * `recall_unavailable`), snapshot persistence of the lexical leg, and the
+ * `recall_unavailable`, checked by the CPU-bound stages themselves), snapshot persistence of the lexical leg, and the
  * seams later features fill (graph leg, temporal filter).
  */
+import { createDeadline, type WorkScope } from "../core/deadline.ts";
 import { isMemoryError, MemoryError } from "../core/errors.ts";
 import type { Embedder } from "../embed/embedder.ts";
 import { queryAction, type InjectionPolicy } from "../hygiene/injection-policy.ts";
@@ -62,6 +63,8 @@ export async function createRecallEngine(o: {
   vectorIndex?: "auto" | "scan" | "diskann"; vectorScanMax?: number; remote?: boolean;
   /** A server node's matrix rows (`CAIRN_NODE_VECTOR_ROWS`): float32 (exact scores) or int8 (a quarter of the memory). */
   nodeVectorRows?: "float32" | "int8";
+  /** Where the running request's deadline is found: the search budget is a shorter one inside it (SPEC §7, §8). */
+  work?: WorkScope;
 }): Promise<RecallEngine> {
   const { index, lexical, cache } = await loadRecallIndex(o.db, o.embedder, o.snapshots, { nodeVectorRows: o.nodeVectorRows });
   // The vector leg: an exact scan of the in-memory matrix, or libSQL's DiskANN index above the documented size
@@ -90,19 +93,24 @@ export async function createRecallEngine(o: {
           throw new MemoryError("query_rejected", "query matches a blocked prompt-injection pattern");
         }
       }
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const budget = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new MemoryError("recall_unavailable", "recall exceeded its search budget")), o.budgetMs);
-      });
+      // SPEC §7: the search budget. Its stages check it (a clock read: the legs are CPU-bound and never wait on a
+      // timer), and the timer answers a stage that awaits a port that never answers (a hung cross-encoder).
+      const budgetError = () => new MemoryError("recall_unavailable", "recall exceeded its search budget");
+      const request = o.work?.current();
+      const deadline = request ? request.within(o.budgetMs, budgetError) : createDeadline({ ms: o.budgetMs, error: budgetError, yieldNow: o.work?.yieldNow });
+      const budget = new Promise<never>((_, reject) => deadline.onExpire(reject));
+      budget.catch(() => undefined);
+      const timer = setTimeout(() => deadline.expire(), o.budgetMs);
       try {
         // runRecall builds the SPEC §4.1 reply field by field (format-hits.ts); RecallReplySchema documents that shape.
-        return await Promise.race([runRecall(deps, q, { piiRead: opts.piiRead ?? false, filter: opts.filter }), budget]) as RecallReply;
+        return await Promise.race([runRecall(deps, q, { piiRead: opts.piiRead ?? false, filter: opts.filter, deadline }), budget]) as RecallReply;
       } catch (e) {
         // SPEC §7: a failed search task is 503 recall_unavailable; client errors keep their codes.
         if (isMemoryError(e)) throw e;
         throw new MemoryError("recall_unavailable", "recall failed");
       } finally {
         clearTimeout(timer);
+        deadline.finish();
       }
     },
     setGraphLeg: (leg) => void (deps.graphLeg = leg),

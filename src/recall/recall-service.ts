@@ -7,6 +7,7 @@
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
+import type { Deadline } from "../core/deadline.ts";
 import { MemoryError } from "../core/errors.ts";
 import { fetchChunks } from "../store/chunk-reader.ts";
 import { formatHit, legOf } from "./format-hits.ts";
@@ -20,10 +21,14 @@ export type { RecallDeps } from "./recall-deps.ts";
 
 const ms = (t: number) => Math.round((performance.now() - t) * 1000) / 1000;
 
-/** Runs one recall; returns the SPEC §4.1 response body. */
+/**
+ * Runs one recall; returns the SPEC §4.1 response body. `opts.deadline` is the search budget (SPEC §7): checked
+ * between the stages and inside the legs' loops, so a search past it stops with its error.
+ */
 export async function runRecall(
-  d: RecallDeps, q: RecallQuery, opts: { piiRead: boolean; filter?: (id: number) => boolean },
+  d: RecallDeps, q: RecallQuery, opts: { piiRead: boolean; filter?: (id: number) => boolean; deadline?: Deadline },
 ): Promise<Record<string, unknown>> {
+  const dl = opts.deadline;
   if (q.domain !== undefined && !(await d.domainExists(q.domain))) {
     throw new MemoryError("domain_invalid", `domain '${q.domain}' is not registered`, { field: "domain" });
   }
@@ -32,15 +37,17 @@ export async function runRecall(
   const embedText = q.hyde ?? q.vec ?? q.query;
   const qvec = d.embedder && d.index.vectors ? (await d.embedder.embed([embedText]))[0] : undefined;
   tel.embed_ms = ms(t);
+  if (dl?.due()) await dl.pace();
+  else dl?.check();
   const termSet = new Set(d.analyzer.analyze(q.lex ?? q.query).sequence);
   const scope = chooseScope(q, d.index, qvec, d.params.routeThreshold);
   const nowMs = d.clock().getTime();
-  let run = await searchScope(d, q, scope, qvec, nowMs, tel, opts.filter);
+  let run = await searchScope(d, q, scope, qvec, nowMs, tel, opts.filter, dl);
   let searched = scope;
   // SPEC §1 step 7: cross-domain fallback on a miss, unless strict (a forced domain stays forced).
   if (!run.hits.length && !q.strict && !scope.forced && scope.domains !== undefined) {
     searched = { ...scope, domains: undefined };
-    run = await searchScope(d, q, searched, qvec, nowMs, tel, opts.filter);
+    run = await searchScope(d, q, searched, qvec, nowMs, tel, opts.filter, dl);
   }
   let hits = run.hits;
   if (q.leg) hits = hits.filter((h) => (q.leg === "fts" ? h.ranks.fts !== undefined || h.ranks.prf !== undefined : h.ranks[q.leg!] !== undefined));
@@ -49,6 +56,7 @@ export async function runRecall(
   const abstain = q.abstain && !run.quality.answer_guard && run.quality.confidence < d.params.abstainBelow;
   hits = abstain ? [] : hits.slice(0, q.limit);
   const chunks = new Map((await fetchChunks(d.db, hits.map((h) => h.id))).map((c) => [c.id, c] as const));
+  dl?.check();
   const strategy = run.prf.fired ? "hybrid_prf" : qvec ? "hybrid" : "lexical";
   const served = hits.filter((h) => chunks.has(h.id)).map((h) => formatHit(h, chunks.get(h.id)!, {
     provenance: q.provenance, piiRead: opts.piiRead, queryTerms: termSet, contentWindow: d.params.contentWindow,

@@ -6,6 +6,7 @@
  * temporal view (supersede, conflict, decay). Pure over the indexes; ties
  * break by id so the same store and query give the same list.
  */
+import type { Deadline } from "../core/deadline.ts";
 import { fetchChunks } from "../store/chunk-reader.ts";
 import type { RankedHit } from "./format-hits.ts";
 import { reciprocalRankFusion, type RankedList } from "./fusion.ts";
@@ -14,7 +15,7 @@ import { STATIC_MODEL_ID } from "../embed/static-embedder.ts";
 import { assessQuality, type QualityAssessment } from "./quality.ts";
 import type { RecallQuery } from "./query-doc.ts";
 import type { RecallDeps } from "./recall-deps.ts";
-import { acronymTermIds, answerGuard, legsAgreeOnTop, SMALL_STORE } from "./answer-guard.ts";
+import { acronymTermIds, answerGuard, legsAgreeOnTop, SMALL_STORE, vectorStandsOut } from "./answer-guard.ts";
 import { capPerDocument } from "./document-cap.ts";
 import { graphStage } from "./graph-stage.ts";
 import { clusterScores, rerankHead, rerankQuery } from "./rerank-stage.ts";
@@ -33,17 +34,23 @@ export interface ScopeRun {
 const ms = (t: number) => Math.round((performance.now() - t) * 1000) / 1000;
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
-/** Searches one scope. */
+/**
+ * Searches one scope. `dl` (the search budget, SPEC §7) is checked inside the legs' loops and paced between the
+ * stages, so a search past it stops there.
+ */
 export async function searchScope(
   d: RecallDeps, q: RecallQuery, scope: SearchScope, qvec: Float32Array | undefined, nowMs: number,
-  tel: Record<string, number | string>, callFilter?: (id: number) => boolean,
+  tel: Record<string, number | string>, callFilter?: (id: number) => boolean, dl?: Deadline,
 ): Promise<ScopeRun> {
   const p = d.params;
   const base = candidateFilter(q, d.index, scope, nowMs);
   const filter = callFilter ? (id: number) => base(id) && callFilter(id) : base;
+  const check = dl && (() => dl.check());
   let t = performance.now();
-  const lex = d.index.lexical.search(q.query, p.legDepth, { filter, lex: q.lex });
+  const lex = d.index.lexical.search(q.query, p.legDepth, { filter, lex: q.lex, check });
   tel.fts_ms = ms(t);
+  if (dl?.due()) await dl.pace();
+  else dl?.check();
   t = performance.now();
   // The vector leg scans the whole store when it is asked for (`vec`, `hyde`, `source: vector`, or the
   // `always` setting) or must rescue an (almost) empty lexical leg. Otherwise it scores the lexical
@@ -56,7 +63,8 @@ export async function searchScope(
   const acronyms = d.index.size <= SMALL_STORE ? acronymTermIds(d, q.query) : [];
   const legs = async (scan: boolean) => {
     const vec = !qvec || !vectors ? [] : !scan ? vectors.scoreIds(qvec, lex.map((h) => h.id))
-      : d.ann ? await annLeg(d.ann, qvec, p.legDepth, filter) : vectors.search(qvec, p.legDepth, filter);
+      : d.ann ? await annLeg(d.ann, qvec, p.legDepth, filter) : vectors.search(qvec, p.legDepth, filter, check);
+    dl?.check();
     const lexTop10 = new Set(lex.slice(0, 10).map((h) => h.id));
     const overlap = vec.slice(0, 10).filter((h) => lexTop10.has(h.id)).length;
     const agreement = lex.length && vec.length ? overlap / Math.min(10, lex.length, vec.length) : 0;
@@ -72,6 +80,8 @@ export async function searchScope(
     quality.answer_guard = answerGuard(d, { limit: q.limit, rq, lex, topCoverage: top?.features.coverage, topDoc, named: who.named, acronyms });
     // Issue 36: about to abstain in a small store — do the two legs agree on the best lexical hit?
     if (!quality.answer_guard && quality.confidence < p.abstainBelow && legsAgreeOnTop(d, rq, lex, topDoc, qvec, filter)) quality.answer_guard = "small_store_legs_agree";
+    // …or does the vector leg's nearest chunk stand far out from the rest of the store?
+    if (!quality.answer_guard && quality.confidence < p.abstainBelow && scan && !d.ann && vectorStandsOut(d, lex, qvec, vec[0]?.id, filter)) quality.answer_guard = "small_store_vector_standout";
     return { scan, vec, agreement, rq, quality };
   };
   // The vector leg scans the whole store when it is asked for (`vec`, `hyde`, `source: vector`, or the
@@ -83,6 +93,8 @@ export async function searchScope(
   if (!run.scan && qvec && vectors && lex.length < q.limit && !run.quality.answer_guard && run.quality.confidence < p.abstainBelow) run = await legs(true);
   const { scan, vec, agreement, rq, quality } = run;
   tel.vector_ms = ms(t);
+  if (dl?.due()) await dl.pace();
+  else dl?.check();
   if (qvec && vectors) tel.vector_leg = !scan ? "candidates" : d.ann ? "diskann" : "scan";
   tel.vec_candidates = vec.length;
   tel.fts_candidates = lex.length;
@@ -96,8 +108,9 @@ export async function searchScope(
   tel.fusion_ms = ms(t);
   // SPEC §1 step 4: PRF only when the quality assessment recommends it.
   t = performance.now();
-  const prf = await runPrf(d, q, quality, lex.map((h) => h.id), filter, lists);
+  const prf = await runPrf(d, q, quality, lex.map((h) => h.id), filter, lists, check);
   tel.prf_ms = ms(t);
+  dl?.check();
   const fused = reciprocalRankFusion(lists);
   tel.fused_count = fused.length;
   let ranked: RankedHit[] = fused.map((f) => ({
@@ -114,10 +127,13 @@ export async function searchScope(
   };
   ranked = await rerankHead(d, q.query, rq, ranked, scores, tel);
   tel.rerank_ms = ms(t);
+  if (dl?.due()) await dl.pace();
+  else dl?.check();
   // SPEC §1 step 6: the graph leg as a third leg, seeded from the query and the top reranked hits.
   t = performance.now();
   ranked = await graphStage(d, q, ranked, filter);
   tel.graph_ms = ms(t);
+  dl?.check();
   // Issue 36 finding 3: one document's sibling chunks do not fill the head unless the query names that document.
   ranked = capPerDocument(d, rq, ranked);
   if (d.temporal && ranked.length) {
@@ -134,6 +150,7 @@ export async function searchScope(
 /** Gated pseudo-relevance feedback: a separate, lower-weight lexical pass over expansion words. */
 async function runPrf(
   d: RecallDeps, q: RecallQuery, quality: QualityAssessment, lexIds: number[], filter: (id: number) => boolean, lists: RankedList[],
+  check?: () => void,
 ): Promise<PrfDecision> {
   const p = d.params;
   if (q.lex) return { fired: false, reason: "lex override given" };
@@ -142,7 +159,7 @@ async function runPrf(
   const fb = (await fetchChunks(d.db, lexIds.slice(0, p.prfDocs))).sort((a, b) => a.id - b.id);
   const words = expansionWords(d.analyzer, d.analyzer.analyze(q.query).sequence, fb.map((c) => (c.title ? `${c.title}\n${c.content}` : c.content)), p.prfTerms);
   if (!words.length) return { fired: false, reason: "no_expansion_terms" };
-  const extra = d.index.lexical.search(words.join(" "), p.legDepth, { filter });
+  const extra = d.index.lexical.search(words.join(" "), p.legDepth, { filter, check });
   lists.push({ name: "prf", ids: extra.map((h) => h.id), weight: p.prfWeight });
   return { fired: true, reason: "quality assessment recommended run_prf", terms: words };
 }

@@ -160,6 +160,8 @@ export interface RunningServer {
  */
 export interface PeerBindings {
   remoteAddr?: string;
+  /** Aborted when the client closes the connection before its answer was delivered (the request's work then stops). */
+  clientGone?: AbortSignal;
 }
 
 /** A complete answer the adapter writes itself for a request the HTTP parser refused (see src/http/parser-refusal.ts). */
@@ -178,7 +180,13 @@ export async function serveFetch(
   if (isDeno) {
     let resolvePort: (p: number) => void;
     const ready = new Promise<number>((r) => (resolvePort = r));
-    const handler = (req: Request, info: { remoteAddr?: { hostname?: string } }) => fetch(req, { remoteAddr: info?.remoteAddr?.hostname });
+    // `info.completed` rejects when the connection closes before the answer was delivered (`request.signal` would
+    // also abort after every successful answer under Deno's legacy behaviour).
+    const handler = (req: Request, info: { remoteAddr?: { hostname?: string }; completed?: Promise<void> }) => {
+      const gone = new AbortController();
+      info?.completed?.catch(() => gone.abort());
+      return fetch(req, { remoteAddr: info?.remoteAddr?.hostname, clientGone: gone.signal });
+    };
     const server = g.Deno.serve({ hostname: opts.hostname, port: opts.port, onListen: (a: { port: number }) => resolvePort(a.port) }, handler);
     const port = await ready;
     // Deno's shutdown is graceful only: a stalled upload or an endless stream would hold it open. After the grace the
@@ -194,7 +202,8 @@ export async function serveFetch(
   const { getRequestListener } = await import("@hono/node-server");
   const { createServer } = await import("node:http");
   // deno-lint-ignore no-explicit-any
-  const handler = (req: Request, env: any) => fetch(req, { remoteAddr: env?.incoming?.socket?.remoteAddress });
+  // The adapter aborts `req.signal` only when the connection closes before the answer was written.
+  const handler = (req: Request, env: any) => fetch(req, { remoteAddr: env?.incoming?.socket?.remoteAddress, clientGone: req.signal });
   const refusal = opts.refusal;
   // A target the adapter cannot turn into a Request (`/\\x`, a bad Host) reaches errorHandler: answer with the envelope.
   const errorHandler = refusal && ((e: unknown) => {

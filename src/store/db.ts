@@ -51,6 +51,13 @@ export class Db {
   /** Set on the global database in multi-database mode (`CAIRN_MULTI_DB=true`). */
   router?: DomainRouter;
 
+  /**
+   * The running request's deadline at the write slot (SPEC §8, src/core/deadline.ts): `enter` when the slot is
+   * reached (a write whose request already expired is not begun), `commit` just before COMMIT (expired work rolls
+   * back; committed work can no longer be answered with a deadline error). Set by the composition root.
+   */
+  gate?: { enter(): void; commit(): void };
+
   constructor(client: Client, local: boolean) {
     this.client = client;
     this.local = local;
@@ -87,6 +94,7 @@ export class Db {
   write<T>(fn: (tx: Exec) => Promise<T>): Promise<T> {
     const queued = performance.now();
     const run = async (): Promise<T> => {
+      this.gate?.enter();
       let tx: Transaction | undefined;
       // Issue 20: another node on the same libSQL server may hold the write lock past the server's busy wait; the
       // begin is retried (nothing ran yet), so the chain head read inside the transaction stays atomic.
@@ -109,6 +117,7 @@ export class Db {
       try {
         for (const sql of this.pragmas.inTx) await tx.execute(sql);
         const out = await fn(tx);
+        this.gate?.commit();
         await tx.commit();
         return out;
       } catch (e) {

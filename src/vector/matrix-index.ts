@@ -153,18 +153,22 @@ export class MatrixIndex {
     for (let d = 0; d < this.dim; d++) sum[d] += Math.fround(scale * this.#data[base + d]);
   }
 
-  /** The `k` ids whose vectors have the highest dot product with `query`, best first (ties: id ascending); `filter` vetoes ids. */
-  search(query: ArrayLike<number>, k: number, filter?: (id: number) => boolean): ScoredId[] {
+  /**
+   * The `k` ids whose vectors have the highest dot product with `query`, best first (ties: id ascending); `filter`
+   * vetoes ids. `check` is called every CHECK_ROWS rows (a budget check that throws to stop, SPEC §7).
+   */
+  search(query: ArrayLike<number>, k: number, filter?: (id: number) => boolean, check?: () => void): ScoredId[] {
     this.#checkDim(query);
     const dim = this.dim;
     const data = this.#data;
     const ids = this.#ids;
     const q = Float32Array.from(query);
     if (k <= 0) return [];
-    if (this.#exact) return this.#searchQuantised(q, k, filter);
+    if (this.#exact) return this.#searchQuantised(q, k, filter, check);
     const scales = this.#q8 ? this.#scale : undefined;
     const top = new TopK(k);
     for (let slot = 0, base = 0; slot < ids.length; slot++, base += dim) {
+      if (check !== undefined && (slot & CHECK_MASK) === 0) check();
       const id = ids[slot];
       const dot = scales ? scales[slot] * dotAt(q, data, base, dim) : dotAt(q, data, base, dim);
       const score = Number.isNaN(dot) ? -Infinity : dot;
@@ -260,7 +264,7 @@ export class MatrixIndex {
    * k-th exact score reaches the best left-out int8 score + bound the result is the exact top k. Otherwise every
    * row that could still enter is rescored too (rare: the head is 2k + 64 rows).
    */
-  #searchQuantised(q: Float32Array, k: number, filter?: (id: number) => boolean): ScoredId[] {
+  #searchQuantised(q: Float32Array, k: number, filter?: (id: number) => boolean, check?: () => void): ScoredId[] {
     const dim = this.dim;
     const data = this.#data as Int8Array;
     const scales = this.#scale;
@@ -272,6 +276,7 @@ export class MatrixIndex {
     const approx = new Float64Array(ids.length);
     const head = new TopK(2 * k + 64);
     for (let slot = 0, base = 0; slot < ids.length; slot++, base += dim) {
+      if (check !== undefined && (slot & CHECK_MASK) === 0) check();
       // A non-finite row (scale NaN) always reaches the exact rescoring, where it ranks last as before.
       const score = Number.isNaN(scales[slot]) ? Infinity : scales[slot] * dotAt(q, data, base, dim);
       approx[slot] = score;
@@ -310,6 +315,10 @@ export class MatrixIndex {
     return out.sort((a, b) => b.score - a.score || a.id - b.id);
   }
 }
+
+/** Rows between two budget checks of a scan (a power of two: the check is a mask test). */
+const CHECK_ROWS = 8192;
+const CHECK_MASK = CHECK_ROWS - 1;
 
 /**
  * The dot product of `q` with the row of `data` starting at `base`, in four running sums. Every scan (float32, int8)

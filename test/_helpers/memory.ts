@@ -9,6 +9,7 @@ import { openMemory, type Memory, type MemoryPorts } from "../../src/memory.ts";
 import { loadEmbedder } from "../../src/runtime/model-loader.ts";
 import { readSecretFile } from "../../src/runtime/platform.ts";
 import { domainFilesBeside } from "../../src/runtime/domain-files.ts";
+import { asyncWorkScope } from "../../src/runtime/work-scope.ts";
 
 /** An opened test memory with its app. */
 export interface TestMemory {
@@ -43,7 +44,7 @@ export async function openTestMemory(env: Record<string, string> = {}, ports: Pa
   const multi = process.env.CAIRN_TEST_MULTI_DB === "1" && env.CAIRN_DB_URL === undefined ? { CAIRN_MULTI_DB: "true" } : {};
   const config = parseConfig({ CAIRN_DB_PATH: dbPath, ...multi, ...env });
   const embedder = "embedder" in ports || config.embedKind !== "static" ? undefined : await (staticEmbedder ??= loadEmbedder(config));
-  const memory = await openMemory(config, { rssBytes: () => process.memoryUsage().rss, readSecretFile, embedder, domainFiles: domainFilesBeside(dbPath), ...ports });
+  const memory = await openMemory(config, { rssBytes: () => process.memoryUsage().rss, readSecretFile, embedder, domainFiles: domainFilesBeside(dbPath), workScope: asyncWorkScope(), ...ports });
   const app = createApp(memory, { openapiYaml });
   return {
     dir, dbPath, memory, app,

@@ -8,6 +8,7 @@
  * (CAIRN_FUZZ_HEAVY=1) sends every case.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createParsePool } from "../../src/runtime/parse-pool.ts";
 import { type RunningServer, serveFetch } from "../../src/runtime/platform.ts";
 import { openTestMemory, type TestMemory } from "../_helpers/memory.ts";
 import { cases as aliasBombs } from "./corpus/alias-bombs.ts";
@@ -28,7 +29,8 @@ let server: RunningServer;
 let base: string;
 beforeAll(async () => {
   // Lexical-only: the corpus is about parsers and validators, not embedding cost. The health poll must not be rate limited.
-  t = await openTestMemory({ CAIRN_EMBED_KIND: "none", CAIRN_RATE_LIMIT_MAX: "10000000" });
+  // The markdown parse worker as `cairn serve` composes it (src/server.ts), so long documents are parsed off the loop.
+  t = await openTestMemory({ CAIRN_EMBED_KIND: "none", CAIRN_RATE_LIMIT_MAX: "10000000" }, { parseWork: await createParsePool() });
   server = await serveFetch((req, env) => t.app.fetch(req, env), { hostname: "127.0.0.1", port: 0 });
   base = `http://127.0.0.1:${server.port}`;
 });
@@ -47,6 +49,8 @@ const requester: CaseRequester = (method, path, body, headers = {}) =>
 async function run(c: HostileCase): Promise<{ status: number; code?: string; ms: number; worstHealthMs: number }> {
   await c.setup?.(requester);
   const headers: Record<string, string> = { ...(c.body ? { "content-type": "application/json" } : {}), ...c.headers };
+  // Built before the clock starts: the server shares this process, so building a bomb would read as server time.
+  const body = c.body?.() as BodyInit | undefined;
   let done = false;
   let worst = 0;
   const poll = (async () => {
@@ -58,7 +62,7 @@ async function run(c: HostileCase): Promise<{ status: number; code?: string; ms:
     }
   })();
   const t0 = performance.now();
-  const res = await fetch(base + c.path, { method: c.method, headers, body: c.body?.() as BodyInit | undefined });
+  const res = await fetch(base + c.path, { method: c.method, headers, body });
   const text = await res.text();
   const ms = performance.now() - t0;
   done = true;

@@ -99,6 +99,20 @@ describe("chunkMarkdown", () => {
     for (const max of [20, 45, 80, 300, 5000]) coverage(doc, max);
   });
 
+  it("packs lines greedily: each chunk of a split block is as long as maxChars allows, with front matter above", () => {
+    const doc = `---\ntitle: t\n---\n${Array.from({ length: 400 }, (_, i) => "<div>".slice(0, 1 + (i % 5))).join("\n")}\n`;
+    for (const max of [7, 50, 333]) {
+      coverage(doc, max);
+      const chunks = chunkMarkdown(parseMarkdown(doc), { maxChars: max });
+      // Adding the next chunk's first line to a chunk would pass the limit, or the packing stopped too early.
+      for (let i = 0; i + 1 < chunks.length; i++) {
+        const firstLine = chunks[i + 1]!.text.split("\n")[0]!;
+        expect(chunks[i]!.text.length + 1 + firstLine.length).toBeGreaterThan(max);
+        expect(chunks[i]!.text.length).toBeLessThanOrEqual(max);
+      }
+    }
+  });
+
   it("returns no chunks for an empty body", () => {
     expect(chunkMarkdown(parseMarkdown("---\na: 1\n---\n"))).toEqual([]);
   });

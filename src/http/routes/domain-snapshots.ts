@@ -2,7 +2,8 @@
  * Domain snapshot routes (SPEC §4.5, §8): `GET /domains/{name}/export`
  * streams the snapshot as `application/octet-stream` with
  * `Content-Disposition: attachment`; `POST /domains/{name}/import` streams
- * the raw bytes (up to 1 GiB, counted by the guard) into a new domain.
+ * the raw bytes (up to 1 GiB, counted by the guard; bounded once gunzipped,
+ * docs/limits.md "Snapshot import") into a new domain.
  * Gated admin on the path domain (`src/http/gates.ts`).
  */
 import type { Hono } from "hono";
@@ -16,7 +17,11 @@ const NameParam = z.object({ name: z.string().openapi({ param: { name: "name", i
 const ImportReply = z.object({
   domain: z.string(), source_domain: z.string(),
   imported: z.record(z.string(), z.number().int()).openapi({ description: "Rows written per section: chunk, entity, relation, entity_chunk, proposal, tombstone, link, ump_record, ump_feedback, file_source, file_source_chunk" }),
-}).openapi("DomainImport", { "x-cairn-choice": "reply shape; codes domain_exists 409, domain_protected 400, snapshot_invalid 400, snapshot_conflict 409" } as Record<string, unknown>);
+}).openapi("DomainImport", {
+  "x-cairn-choice": "reply shape; codes domain_exists 409, domain_protected 400, snapshot_invalid 400, snapshot_conflict 409, " +
+    "snapshot_too_large 422 (gunzipped past CAIRN_SNAPSHOT_MAX_EXPANDED_MIB or CAIRN_SNAPSHOT_MAX_LINES; details {limit, max}), " +
+    "deadline_exceeded 503 (past CAIRN_IMPORT_DEADLINE_MS, default 600 s)",
+} as Record<string, unknown>);
 
 const exportRoute = createRoute({
   method: "get", path: "/domains/{name}/export", operationId: "exportDomain", summary: "Stream a domain snapshot (gzip'd NDJSON, versioned header, SHA-256 trailer)",
@@ -33,7 +38,7 @@ const importRoute = createRoute({
   responses: {
     200: { description: "Imported", content: { "application/json": { schema: ImportReply } } },
     413: { description: "Body over 1 GiB (bare status, SPEC §7)" },
-    ...errorResponses(400, 401, 403, 409, 507),
+    ...errorResponses(400, 401, 403, 409, 422, 503, 507),
   },
 });
 
