@@ -123,6 +123,9 @@ async function apply(memory: Memory, root: string, a: VaultAction, actor: UmpAct
     }
     case "move":
       await memory.sources.moveFile(toSource(a.source, root), a.to);
+      // A note's chunks name its path (evidence `source_link`) and may take their title from the file name: the
+      // moved note is read again, and the chunks whose labels changed are replaced.
+      if (!isRecordFile(a.to)) await memory.sources.ingestFile({ kind: "vault", root, path: a.to, content: await readSeen(a.to) });
       break;
     case "delete":
       await memory.sources.deleteFile(toSource(a.source, root));

@@ -104,12 +104,16 @@ describe("reconcileVault", () => {
     expect(second.swept).toBe(0);
     expect(await count("SELECT COUNT(*) AS n FROM audit_log")).toBe(audit);
     expect(snapshot(vault)).toEqual(files);
-    // Obsidian: the note (front matter, wikilinks, aliases, tags, nested folders) exports unchanged.
+    // Obsidian: the note's body (wikilinks, aliases, tags) exports unchanged as the record's text, its front matter
+    // block verbatim beside it (`x-cairn.meta.frontmatter`), never as text.
+    const [fm, body] = [NOTE.split("\n").slice(1, 4).join("\n"), NOTE.split("\n").slice(5).join("\n")];
     const exported = (await (await m.req("GET", "/export?format=ump")).json()).records;
-    expect(exported.map((r: { body: { text: string } }) => r.body.text)).toContain(NOTE);
-    expect(exported.find((r: { body: { text: string } }) => r.body.text === NOTE).title).toBe("Welcome");
+    expect(exported.map((r: { body: { text: string } }) => r.body.text)).toContain(body);
+    const welcome = exported.find((r: { body: { text: string } }) => r.body.text === body);
+    expect(welcome.title).toBe("Welcome");
+    expect(welcome["x-cairn"].chunk.meta).toMatchObject({ frontmatter: fm, tags: ["onboarding", "infra/db"], aliases: ["Start here"], line_start: 6 });
     const md = await (await m.req("GET", "/export?format=ump-md")).text();
-    expect(parseUmpMarkdown(md).map((r) => (r.body as { text: string }).text)).toContain(NOTE);
+    expect(parseUmpMarkdown(md).map((r) => (r.body as { text: string }).text)).toContain(body);
   });
 
   it("re-points a moved file, re-ingests a modified one and tombstones the chunks of a deleted one", async () => {
