@@ -7,21 +7,20 @@ import { ConfigError } from "../config/read-var.ts";
 import { parseConfig } from "../config/parse-config.ts";
 import { MemoryError } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
-import { reconcileVault } from "../files/vault-reconcile.ts";
 import type { Memory } from "../memory.ts";
 import { runMcpStdio } from "../mcp/stdio.ts";
 import { currentDir, exitProcess, onShutdown, readTextFile } from "../runtime/platform.ts";
 import { bootServer, openMemoryForRuntime, openMigrationForRuntime } from "../server.ts";
-import { operatorActor } from "../ump/actor.ts";
 import { evalCommand, type EvalOptions } from "./eval.ts";
 import { checkConsistencyCommand, resolveCommand, undoResolveCommand, verifyCertificateCommand, type CommandOutcome } from "./governance-commands.ts";
 import { ingestDir } from "./ingest-dir.ts";
 import { parcelExportCommand, parcelImportCommand, parcelLedgerCommand } from "./parcel-commands.ts";
-import { type CliOutput, createProgress } from "./progress.ts";
+import type { CliOutput } from "./progress.ts";
 import { explainLines, queryLines } from "./query.ts";
 import { reviewCommand } from "./review-commands.ts";
 import { statusLines } from "./status.ts";
 import { type UmpCliOptions, umpExport, umpImport, umpKeygen, umpRevoke, umpToken } from "./ump-commands.ts";
+import { reconcileCommand, type ReconcileCliOptions } from "./vault-commands.ts";
 import { workflowNoteCommand } from "./workflow-commands.ts";
 import { kbBuildCommand } from "./kb-commands.ts";
 import { migrateMultiDbCommand } from "./migrate-commands.ts";
@@ -238,30 +237,28 @@ export function registerCommands(cli: CAC, io: CliIo, state: CliState): void {
       throw new MemoryError("invalid_request", `Unknown parcel action "${action}"; use export, import or ledger`);
     });
 
-  cli.command("reconcile <path>", "Two-way reconcile of a markdown vault with the store")
+  cli.command("reconcile <path>", "Two-way reconcile of a markdown vault with the store; --watch follows it live")
+    .usage(`reconcile <path> [--watch] [--one-way] [--dry-run]
+
+  Notes (*.md) flow into the store through the markdown door; record files (*.ump.md) flow both ways.
+  --watch keeps following the vault (new, edited, renamed, moved, deleted notes) until Ctrl-C or SIGTERM,
+  beside a running \`cairn serve\` on the same store. Details: docs/vault.md`)
+    .example("cairn reconcile ~/notes                 # bring the store in line with the vault once")
+    .example("cairn reconcile ~/notes --watch         # and keep following it; one line per batch")
+    .example("cairn reconcile ~/notes --dry-run       # print the plan, change nothing")
     .option("--kind <kind>", "Source kind (vault)", { default: "vault" })
     .option("--project <name>", "Project whose UMP records are written into the vault (default: the directory name)")
     .option("--one-way", "Read the vault only; write nothing into it")
     .option("--dry-run", "Print the plan; change nothing")
-    .option("--json", "Print the report as JSON")
-    .action(async (path: string, o: { kind: string; project?: string; oneWay?: boolean; dryRun?: boolean; json?: boolean }) => {
+    .option("--watch", "Keep following the vault until Ctrl-C / SIGTERM (one summary line per batch)")
+    .option("--debounce <ms>", "--watch: quiet time after the last file event before a batch runs (default 150)")
+    .option("--json", "Print the report as JSON (--watch: one JSON line per batch)")
+    .action(async (path: string, o: ReconcileCliOptions & { kind: string }) => {
       if (o.kind !== "vault") throw new MemoryError("invalid_request", `--kind must be vault, got "${o.kind}"`);
+      if (o.watch && o.dryRun) throw new MemoryError("invalid_request", "--watch and --dry-run do not go together");
       const memory = await openMemoryForRuntime(parseConfig(io.env));
       try {
-        const progress = createProgress(0, "reconcile", io);
-        const r = await reconcileVault(memory, path, {
-          actor: operatorActor(await memory.ump.operatorDid()), project: o.project, writeBack: !o.oneWay, dryRun: o.dryRun,
-          onStep: (a) => progress.tick(a.op),
-        });
-        if (o.json) io.out(JSON.stringify(r, null, 2));
-        else {
-          for (const c of r.conflicts) io.err(`conflict: ${c.path}: ${c.reason}\n`);
-          for (const f of r.failed) io.err(`failed: ${f.path}: ${f.error}\n`);
-          const p = r.plan;
-          progress.done(`reconcile: ${p.new} new, ${p.modified} modified, ${p.moved} moved, ${p.deleted} deleted, ${p.unchanged} unchanged, ` +
-            `${p.written} written, ${r.swept} swept, ${r.conflicts.length} conflicts, ${r.failed.length} failed${o.dryRun ? " (dry run)" : ""}`);
-        }
-        if (r.failed.length) state.failed = true;
+        if (await reconcileCommand(memory, path, o, io)) state.failed = true;
       } finally {
         await memory.close();
       }
