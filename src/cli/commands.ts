@@ -15,27 +15,18 @@ import { evalCommand, type EvalOptions } from "./eval.ts";
 import { checkConsistencyCommand, resolveCommand, undoResolveCommand, verifyCertificateCommand, type CommandOutcome } from "./governance-commands.ts";
 import { ingestDir } from "./ingest-dir.ts";
 import { parcelExportCommand, parcelImportCommand, parcelLedgerCommand } from "./parcel-commands.ts";
-import type { CliOutput } from "./progress.ts";
+import type { CliIo, CliState } from "./cli-io.ts";
 import { explainLines, queryLines } from "./query.ts";
 import { reviewCommand } from "./review-commands.ts";
 import { statusLines } from "./status.ts";
 import { type UmpCliOptions, umpExport, umpImport, umpKeygen, umpRevoke, umpToken } from "./ump-commands.ts";
-import { reconcileCommand, type ReconcileCliOptions } from "./vault-commands.ts";
+import { registerVaultCommands } from "./vault-cli.ts";
 import { workflowNoteCommand } from "./workflow-commands.ts";
 import { kbBuildCommand } from "./kb-commands.ts";
 import { migrateMultiDbCommand } from "./migrate-commands.ts";
 import { connectCommand, connectorStatusCommand, syncCommand, type ConnectOptions } from "./connector-commands.ts";
 
-/** A command's sinks and environment. */
-export interface CliIo extends CliOutput {
-  /** The environment the config is parsed from (the process's, or a test's). */
-  env: Record<string, string | undefined>;
-}
-
-/** Set by a command that ran and failed (exit code 1). */
-export interface CliState {
-  failed: boolean;
-}
+export type { CliIo, CliState } from "./cli-io.ts";
 
 /** Registers every command on `cli`. */
 export function registerCommands(cli: CAC, io: CliIo, state: CliState): void {
@@ -237,32 +228,7 @@ export function registerCommands(cli: CAC, io: CliIo, state: CliState): void {
       throw new MemoryError("invalid_request", `Unknown parcel action "${action}"; use export, import or ledger`);
     });
 
-  cli.command("reconcile <path>", "Two-way reconcile of a markdown vault with the store; --watch follows it live")
-    .usage(`reconcile <path> [--watch] [--one-way] [--dry-run]
-
-  Notes (*.md) flow into the store through the markdown door; record files (*.ump.md) flow both ways.
-  --watch keeps following the vault (new, edited, renamed, moved, deleted notes) until Ctrl-C or SIGTERM,
-  beside a running \`cairn serve\` on the same store. Details: docs/vault.md`)
-    .example("cairn reconcile ~/notes                 # bring the store in line with the vault once")
-    .example("cairn reconcile ~/notes --watch         # and keep following it; one line per batch")
-    .example("cairn reconcile ~/notes --dry-run       # print the plan, change nothing")
-    .option("--kind <kind>", "Source kind (vault)", { default: "vault" })
-    .option("--project <name>", "Project whose UMP records are written into the vault (default: the directory name)")
-    .option("--one-way", "Read the vault only; write nothing into it")
-    .option("--dry-run", "Print the plan; change nothing")
-    .option("--watch", "Keep following the vault until Ctrl-C / SIGTERM (one summary line per batch)")
-    .option("--debounce <ms>", "--watch: quiet time after the last file event before a batch runs (default 150)")
-    .option("--json", "Print the report as JSON (--watch: one JSON line per batch)")
-    .action(async (path: string, o: ReconcileCliOptions & { kind: string }) => {
-      if (o.kind !== "vault") throw new MemoryError("invalid_request", `--kind must be vault, got "${o.kind}"`);
-      if (o.watch && o.dryRun) throw new MemoryError("invalid_request", "--watch and --dry-run do not go together");
-      const memory = await openMemoryForRuntime(parseConfig(io.env));
-      try {
-        if (await reconcileCommand(memory, path, o, io)) state.failed = true;
-      } finally {
-        await memory.close();
-      }
-    });
+  registerVaultCommands(cli, io, state);
 
   cli.command("mcp", "Run the MCP server over stdio (tools ump.*, resources ump://{project}/{id})")
     .option("--token <token>", "Act as this capability token instead of the local operator")

@@ -23,6 +23,8 @@ import { optionalString, requireObject } from "../ingest/fields.ts";
 import { requireRegisteredDomain } from "../ingest/ingest-structured.ts";
 import { validateContent } from "../ingest/validate-ingest.ts";
 import { writeChunks } from "../ingest/write-chunk.ts";
+import { sessionChunks } from "../store/conversation-turns.ts";
+import { routedReader } from "../store/domain-dbs.ts";
 import { parseSessionDay, resolveRelativeDates, type ResolvedDate } from "./dates.ts";
 import { conversationMeta, renderTurn, type TurnWindow } from "./turn-window.ts";
 
@@ -56,6 +58,8 @@ export interface ConversationResult {
   duplicate: number;
   skipped: number;
   proposed: number;
+  /** With `replaceSession`: stored turns of the session removed because the export no longer holds them as they were. */
+  removed?: number;
 }
 
 /** A turn after validation. */
@@ -63,16 +67,34 @@ interface Turn {
   speaker: string;
   text: string;
   turnId?: string;
+  /** When the turn was said (ISO-8601 instant). */
+  time?: string;
 }
 
 /** Options (the turn window is varied by the tuning script; serving uses the default). */
 export interface ConversationOptions {
   window?: TurnWindow;
+  /**
+   * The chat-history importer (`src/chats/`): the session is the export's conversation, so stored turns of the
+   * session that the export no longer holds as they are (a grown tail's windows, an abandoned branch) are removed in
+   * the write's transaction. Only turns an import of the same `source` stored are touched.
+   */
+  replaceSession?: { source: string };
+  /** Most turns accepted (default `MAX_TURNS`; the importer passes whole conversations). */
+  maxTurns?: number;
 }
 
-function parseTurns(raw: unknown): Turn[] {
-  if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_TURNS) {
-    throw new MemoryError("invalid_request", `turns must be an array of 1 to ${MAX_TURNS} turns`, { field: "turns", min: 1, max: MAX_TURNS });
+function parseTime(raw: unknown, field: string): string | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== "string" || raw.length > 64 || !/^\d{4}-\d{2}-\d{2}T/.test(raw) || Number.isNaN(Date.parse(raw))) {
+    throw new MemoryError("invalid_request", `${field} must be an ISO-8601 date and time`, { field });
+  }
+  return new Date(Date.parse(raw)).toISOString();
+}
+
+function parseTurns(raw: unknown, max = MAX_TURNS): Turn[] {
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > max) {
+    throw new MemoryError("invalid_request", `turns must be an array of 1 to ${max} turns`, { field: "turns", min: 1, max });
   }
   return raw.map((t, i) => {
     if (typeof t !== "object" || t === null || Array.isArray(t)) throw new MemoryError("invalid_request", `turns[${i}] must be an object`, { field: `turns[${i}]` });
@@ -88,18 +110,31 @@ function parseTurns(raw: unknown): Turn[] {
       }
       turn.turnId = String(id);
     }
+    const time = parseTime(o.time, `turns[${i}].time`);
+    if (time !== undefined) turn.time = time;
     return turn;
   });
 }
 
-function parseSession(raw: unknown): { id: string; date?: string } {
+/** A session after validation. */
+interface Session {
+  id: string;
+  date?: string;
+  title?: string;
+}
+
+function parseSession(raw: unknown): Session {
   const s = requireObject(raw ?? null);
   const id = s.id;
   if ((typeof id !== "string" && typeof id !== "number") || String(id).trim() === "" || String(id).length > 200) {
     throw new MemoryError("invalid_request", "session.id must be a non-empty string of at most 200 characters", { field: "session.id" });
   }
+  const out: Session = { id: String(id) };
   const date = optionalString(s, "date", 64)?.trim();
-  return date ? { id: String(id), date } : { id: String(id) };
+  if (date) out.date = date;
+  const title = optionalString(s, "title", 500)?.replace(/\s+/g, " ").trim();
+  if (title) out.title = title;
+  return out;
 }
 
 /** Ingests one conversation session. */
@@ -107,7 +142,7 @@ export async function ingestConversation(ctx: WriteContext, raw: unknown, skipPa
   const body = requireObject(raw);
   if (body.session === undefined || body.session === null) throw new MemoryError("invalid_request", "session is required", { field: "session" });
   const session = parseSession(body.session);
-  const turns = parseTurns(body.turns);
+  const turns = parseTurns(body.turns, o.maxTurns);
   const domain = body.domain === undefined || body.domain === null ? GLOBAL_DOMAIN : normalizeDomainName(body.domain);
   await requireRegisteredDomain(ctx, domain);
   const window = o.window ?? DEFAULT_TURN_WINDOW;
@@ -121,15 +156,17 @@ export async function ingestConversation(ctx: WriteContext, raw: unknown, skipPa
     else kept.push({ i, turn: { ...t, text: cleaned.text } });
   });
   const rendered = kept.map((k, j) => {
-    const dates = day !== undefined ? resolveRelativeDates(k.turn.text, day) : [];
+    // A turn that says when it was said resolves its relative dates against its own day (long chats span days).
+    const own = k.turn.time !== undefined ? parseSessionDay(k.turn.time) : undefined;
+    const dates = (own ?? day) !== undefined ? resolveRelativeDates(k.turn.text, (own ?? day)!) : [];
     const r = renderTurn(kept.map((x) => x.turn), j, { session, day, dates, window });
-    return { ...k, ...r, index: k.i, dates };
+    return { ...k, ...r, index: k.i, dates, day: own ?? day };
   });
   // SPEC §1 write posture: agent capture, so the memory door's posture applies to every turn.
   if (ctx.review?.route("/ingest/memory") === "proposal") {
     for (const r of rendered) {
       // The proposal carries the chunk's identity hash and labels, so the approved turn is the turn the open door stores.
-      const c = await chunkOf(r, session, day, domain);
+      const c = await chunkOf(r, session, r.day, domain, o.replaceSession?.source);
       const p = await ctx.review.file({
         content: r.content, title: r.title, domain, origin: "agent", door: "/ingest/conversation", ingestKind: "memory", contentHash: c.contentHash, meta: c.meta,
       });
@@ -138,22 +175,31 @@ export async function ingestConversation(ctx: WriteContext, raw: unknown, skipPa
     return reply(session.id, domain, results);
   }
   const chunks: NewChunk[] = [];
-  for (const r of rendered) chunks.push(await chunkOf(r, session, day, domain));
-  const outs = chunks.length ? await writeChunks(ctx, chunks, undefined, "ingest_conversation", { session: session.id }) : [];
+  for (const r of rendered) chunks.push(await chunkOf(r, session, r.day, domain, o.replaceSession?.source));
+  // The importer: turns of this session it stored before that the export no longer holds as rendered now.
+  const remove = o.replaceSession
+    ? (await sessionChunks(routedReader(ctx.db), { domain, session: session.id, source: o.replaceSession.source }))
+      .filter((c) => !chunks.some((n) => n.contentHash === c.contentHash)).map((c) => c.id)
+    : [];
+  const outs = chunks.length || remove.length
+    ? await writeChunks(ctx, chunks, undefined, "ingest_conversation", { session: session.id }, undefined, { remove, reason: "import_replaced" })
+    : [];
   outs.forEach((out, j) => {
     const res: TurnResult = { id: out.id, status: out.status };
     if (out.chunk.flagged) res.flagged = true;
     results[rendered[j].i] = withTurnId(res, rendered[j].turn);
   });
-  return reply(session.id, domain, results);
+  const r = reply(session.id, domain, results);
+  return o.replaceSession ? { ...r, removed: remove.length } : r;
 }
 
 async function chunkOf(
   r: { turn: Turn; title: string; content: string; dates: ResolvedDate[]; index: number },
-  session: { id: string; date?: string }, day: number | undefined, domain: string,
+  session: Session, day: number | undefined, domain: string, source?: string,
 ): Promise<NewChunk> {
   const conversation = conversationMeta({
     session: session.id, speaker: r.turn.speaker, turn: r.index, sessionDate: session.date, day, turnId: r.turn.turnId, dates: r.dates,
+    sessionTitle: session.title, time: r.turn.time, source,
   });
   return {
     // The hash covers the turn and its window: two turns that share a window are still two turns.

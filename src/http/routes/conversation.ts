@@ -14,6 +14,10 @@ const Turn = z
     speaker: z.unknown().optional().openapi({ type: "string", description: "Required; who spoke (1 to 200 bytes). Stored as the turn's speaker label.", example: "John" }),
     text: z.unknown().optional().openapi({ type: "string", description: "Required; the turn's words (1 to 1,000,000 bytes, verbatim)", example: "All you need is a gamepad and some practice." }),
     id: z.unknown().optional().openapi({ type: "string", description: "The client's own turn id, echoed as `turn_id`", example: "D1:3" }),
+    time: z.unknown().optional().openapi({
+      type: "string", description: "When the turn was said (ISO-8601 date and time), kept as `meta.conversation.time`; its relative dates resolve against this day",
+      example: "2023-05-08T13:56:00Z",
+    }),
   })
   .openapi("ConversationTurn");
 
@@ -26,6 +30,7 @@ const ConversationBody = z
           type: "string", description: "When the session took place: ISO-8601, or written out (`1:56 pm on 8 May, 2023`). Relative dates in turns resolve against it.",
           example: "2023-05-08",
         }),
+        title: z.unknown().optional().openapi({ type: "string", description: "The session's title (at most 500 characters), written on every turn's session line", example: "Sourdough starter help" }),
       })
       .passthrough()
       .optional(),
@@ -33,7 +38,7 @@ const ConversationBody = z
     domain: z.unknown().optional().openapi({ type: "string", description: "Forced domain; omitted resolves to `global`" }),
   })
   .passthrough()
-  .openapi("ConversationIngest", { "x-cairn-choice": "SPEC §4.2 has no conversation door: {session: {id, date?}, turns: [{speaker, text, id?}], domain?}" });
+  .openapi("ConversationIngest", { "x-cairn-choice": "SPEC §4.2 has no conversation door: {session: {id, date?, title?}, turns: [{speaker, text, id?, time?}], domain?}" });
 
 const TurnResult = z
   .object({
