@@ -13,7 +13,9 @@ export type { Chunk, EntityInput, RelationInput, IngestKind, Origin, AssertionKi
 export { openMemory } from "./src/memory.ts";
 export type { Memory, MemoryPorts } from "./src/memory.ts";
 export type { Embedder } from "./src/embed/embedder.ts";
-export type { IngestResult } from "./src/ingest/ingest-structured.ts";
+// Request and reply types are the schemas every binding validates with (README "Types"; docs/library.md).
+export type { IngestBatchInput, IngestInput, IngestResult, MarkdownInput } from "./src/ingest/ingest-schema.ts";
+export type { RecallHit, RecallInput, RecallReply } from "./src/recall/recall-schema.ts";
 // --- recall (issue 3): embedders, the lexical leg, recall parameters, confidence, bulk ingest, eval ---
 export { createStaticEmbedder, DEFAULT_STATIC_ASSET_PATH, STATIC_MODEL_ID } from "./src/embed/static-embedder.ts";
 export { MAX_BATCH_ITEMS } from "./src/ingest/ingest-batch.ts";

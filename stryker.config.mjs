@@ -1,5 +1,5 @@
 // Mutation testing of the trust core (issue 27): `npm run mutate` runs every folder; `npm run mutate -- --mutate 'src/audit/**/*.ts'`
-// narrows it (the score table per folder is in the README). Vitest's own per-test coverage lets Stryker run only the tests
+// narrows it (the score table per folder is in docs/testing.md). Vitest's own per-test coverage lets Stryker run only the tests
 // that reach each mutant.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

@@ -1,7 +1,7 @@
 /**
  * Issue 20: boots one node over a kept server-bench store (`npm run bench -- --scale N --server --keep`) from a copy of
  * a node's boot cache, times recall and the clean stop (which writes the cache), then boots again from the cache that
- * stop wrote. How the memory and boot figures of "A million chunks" (README) were taken.
+ * stop wrote. How the memory and boot figures of docs/benchmarks.md "Several nodes over one libSQL server" were taken.
  *
  *   npx tsx bench/node-boot.ts --store DIR [--cache FILE] [--rows float32|int8] [--queries 500] [--cpu-prof DIR]
  *

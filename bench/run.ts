@@ -68,7 +68,7 @@ async function serve(dir: string, port: number): Promise<Running> {
   const t0 = performance.now();
   // The npm bin runs the compiled dist/ when it is current (else cli.ts through tsx) in this one process,
   // so the child's pid is the one whose memory we read.
-  // Same V8 setting as `npm run serve` and the bin's shebang: 4 MB young-generation semi-spaces (README "Recall").
+  // Same V8 setting as `npm run serve` and the bin's shebang: 4 MB young-generation semi-spaces (docs/benchmarks.md).
   const entry = DIST ? join(DIST, "cli.js") : join(ROOT, "bin", "cairn.mjs");
   const child = spawn(process.execPath, ["--max-semi-space-size=4", ...PROFILE, entry, "serve"], {
     cwd: ROOT, stdio: ["ignore", "pipe", "inherit"],

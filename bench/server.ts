@@ -75,7 +75,7 @@ async function startNode(id: string, dbUrl: string, dir: string): Promise<Node> 
       // The issue's per-node target is 1.5 GB; the desktop envelope's 512 MB would only fill the log with warnings.
       CAIRN_MAX_RSS_MIB: "1536",
       // Every node holds the matrix and scans it; above 200k vectors `auto` would build sqld's DiskANN index over
-      // every stored vector at the next boot (README "Several nodes over one libSQL server"). Set it to measure that.
+      // every stored vector at the next boot (docs/scale-out.md "Several nodes over one libSQL server"). Set it to measure that.
       CAIRN_VECTOR_SCAN_MAX: process.env.CAIRN_VECTOR_SCAN_MAX ?? "100000000",
       CAIRN_MAX_DOCS: "100000000", CAIRN_MAX_DB_MIB: "10000000", CAIRN_RATE_LIMIT_MAX: "100000000", CAIRN_CHANGE_POLL_MS: String(POLL),
     },

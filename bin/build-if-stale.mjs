@@ -1,6 +1,6 @@
 // `npm run serve` runs this first: compiles dist/ (tsc, ~15 s) when it is missing or older than a source file.
-// `npm ci` does not (this repository's .npmrc sets ignore-scripts, so `prepare` never runs there), and the
-// compiled build boots faster and holds ~50 MB less resident memory than the sources under tsx (README "Recall").
+// `npm ci` does not (the package has no install-time script, so installing it asks nobody to approve one), and the
+// compiled build boots faster and holds ~50 MB less resident memory than the sources under tsx (docs/benchmarks.md).
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";

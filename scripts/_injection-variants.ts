@@ -7,7 +7,7 @@
  *
  * The key-word list and the synonym and phrase tables were written from the
  * attack families (what an attacker must say), not read off the rules; they
- * overlap the rules' vocabulary by nature, which the README says.
+ * overlap the rules' vocabulary by nature, which docs/benchmarks.md says.
  */
 
 /** The kinds of variant, in report order. */

@@ -21,7 +21,8 @@ import { screen } from "../src/hygiene/screen.ts";
 
 type Screen = (text: string) => unknown;
 
-const file = resolve(import.meta.dirname, "../../shared/data/scifact/corpus.jsonl");
+// `../shared/data` beside the repository; CAIRN_SHARED_DATA points elsewhere (a git worktree sits one level deeper).
+const file = resolve(process.env.CAIRN_SHARED_DATA ?? resolve(import.meta.dirname, "../../shared/data"), "scifact/corpus.jsonl");
 
 /** CPU and wall microseconds per document for one pass. */
 function pass(fn: Screen, docs: string[]): { cpu: number; wall: number } {

@@ -1,6 +1,6 @@
 /**
  * Corpus-adapted static embeddings as rerank features, computed offline (issue 24, the SciFact target; the
- * pre-registered experiment of the README's issue 24 section). Learned without labels from the corpus text alone (never
+ * pre-registered experiment; its result is in docs/benchmarks.md "Recall quality"). Learned without labels from the corpus text alone (never
  * queries or qrels), as a store could at ingest, and added to every head candidate of a `cv-recall.ts --cache` file so
  * `scripts/cv-learned.ts` can cross-validate them (`--configs ca-base,ca-base+lsa,ca-base+ppmi`):
  *

@@ -15,14 +15,20 @@
  * - hijacking: `hijacking_robustness_dataset.jsonl`, field `attack` (the
  *   attacker's input; `pre_prompt`/`post_prompt` are the defence);
  * - valid.json injections: rows with `label` 1; valid.json benign: `label` 0;
- * - NotInject one/two/three: benign prompts salted with trigger words.
+ * - NotInject one/two/three: benign prompts salted with trigger words;
+ * - controls: SciFact abstracts, LoCoMo turns, the naughty strings;
+ * - `fixtures/screen/`: hand-written benign role-play prompts, ordinary text
+ *   with invisible characters, and generated hidden payloads (issue 36).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { screenHits, type Verdict, verdictFromHits } from "../src/hygiene/screen.ts";
 import { variant, VARIANT_KINDS } from "./_injection-variants.ts";
+import { hiddenPayloads } from "../fixtures/screen/hidden-payloads.ts";
 
-const DATA = resolve(import.meta.dirname, "../../shared/data/prompt-injection");
+// `../shared/data` beside the repository; CAIRN_SHARED_DATA points elsewhere (a git worktree sits one level deeper).
+const SHARED = process.env.CAIRN_SHARED_DATA ?? resolve(import.meta.dirname, "../../shared/data");
+const DATA = join(SHARED, "prompt-injection");
 
 interface Set {
   name: string;
@@ -69,6 +75,42 @@ function controls(): Set[] {
   const blns = resolve(DATA, "../unicode/blns.json");
   if (existsSync(blns)) out.push({ name: "control: naughty strings (blns)", attack: false, texts: JSON.parse(readFileSync(blns, "utf8")) as string[] });
   return out;
+}
+
+const FIXTURES = resolve(import.meta.dirname, "../fixtures/screen");
+
+interface KindRow {
+  kind: string;
+  text: string;
+}
+
+/** The hand-written sets in `fixtures/screen/` (README there): benign role-play, ordinary text with invisible characters, hidden payloads. */
+function fixtureSets(): { sets: Set[]; byKind: { name: string; attack: boolean; rows: KindRow[] }[] } {
+  const roleplay = readFileSync(join(FIXTURES, "roleplay-benign.txt"), "utf8").split("\n").filter((l) => l.trim() !== "");
+  const ordinary = JSON.parse(readFileSync(join(FIXTURES, "invisible-benign.json"), "utf8")) as KindRow[];
+  const payloads = hiddenPayloads();
+  return {
+    sets: [
+      { name: "fixture: benign role-play prompts", attack: false, texts: roleplay },
+      { name: "fixture: ordinary text with invisible characters", attack: false, texts: ordinary.map((r) => r.text) },
+      { name: "fixture: hidden payloads (attacks)", attack: true, texts: payloads.map((r) => r.text) },
+    ],
+    byKind: [{ name: "ordinary text with invisible characters", attack: false, rows: ordinary }, { name: "hidden payloads", attack: true, rows: payloads }],
+  };
+}
+
+/** Flagged share per kind of the invisible-character fixtures. */
+function kindTable(byKind: { name: string; attack: boolean; rows: KindRow[] }[], screen: (t: string) => { verdict: Verdict }): void {
+  console.log("\nInvisible-character fixtures by kind: share not clean, and rejects\n");
+  console.log("| set | kind | rows | not clean | reject |");
+  console.log("|---|---|---|---|---|");
+  for (const set of byKind) {
+    const kinds = [...new Set(set.rows.map((r) => r.kind))];
+    for (const kind of kinds) {
+      const rows = set.rows.filter((r) => r.kind === kind).map((r) => screen(r.text).verdict);
+      console.log(`| ${set.name} | ${kind} | ${rows.length} | ${pct1(rows.filter((v) => v !== "clean").length, rows.length)} | ${rows.filter((v) => v === "reject").length} |`);
+    }
+  }
 }
 
 const pct1 = (a: number, b: number) => (b === 0 ? "n/a" : `${((100 * a) / b).toFixed(1)}% (${a}/${b})`);
@@ -141,13 +183,10 @@ function main(): void {
   const onlyHalf = args.includes("--half") ? args[args.indexOf("--half") + 1] : null;
   // `--slice N` keeps the first N rows of each set (the CI smoke); full figures run without it.
   const slice = args.includes("--slice") ? Number(args[args.indexOf("--slice") + 1]) : undefined;
-  const sets = [...load(), ...controls()].map((s) => (slice ? { ...s, texts: s.texts.slice(0, slice) } : s));
+  const fixtures = fixtureSets();
+  const sets = [...load(), ...controls(), ...fixtures.sets].map((s) => (slice ? { ...s, texts: s.texts.slice(0, slice) } : s));
   const without = new Set(args.includes("--without") ? args[args.indexOf("--without") + 1].split(",") : []);
-  const screen = (text: string) => {
-    const hits = screenHits(text);
-    for (const id of without) hits.delete(id);
-    return verdictFromHits(hits);
-  };
+  const screen = (text: string) => verdictFromHits(screenHits(text, without));
   if (without.size > 0) console.log(`Ablation: families dropped: ${[...without].join(", ")}\n`);
   const reasonCounts = new Map<string, { attack: number; benign: number; hijack: [number, number] }>();
   console.log("Injection screen: share of rows whose verdict is not clean (detection on attacks, false positives on benign rows)\n");
@@ -185,13 +224,14 @@ function main(): void {
     );
   }
   console.log(`\nNotInject overall false-positive rate: ${((100 * notInjectFlagged) / notInjectRows).toFixed(1)}% (${notInjectFlagged}/${notInjectRows})`);
+  kindTable(fixtures.byKind, screen);
   variantTable(sets[0].texts, screen, args.includes("--misses") ? onlyHalf ?? "all" : null);
   queryTable(sets, screen);
   const hijack = sets[0].texts;
   // Per half (even = tuning, odd = held out), then all.
   const caughtWithout = (ids: string[]) => {
     const c = [0, 0];
-    hijack.forEach((t, i) => { const h = screenHits(t); for (const id of [...ids, ...without]) h.delete(id); if (verdictFromHits(h).verdict !== "clean") c[i % 2]++; });
+    hijack.forEach((t, i) => { if (verdictFromHits(screenHits(t, new Set([...ids, ...without]))).verdict !== "clean") c[i % 2]++; });
     const n = [Math.ceil(hijack.length / 2), Math.floor(hijack.length / 2)];
     return `even ${pct1(c[0], n[0])}, odd ${pct1(c[1], n[1])}, all ${pct1(c[0] + c[1], hijack.length)}`;
   };

@@ -1,5 +1,5 @@
 /**
- * libSQL DiskANN against the exact scan (README "Recall", `CAIRN_VECTOR_INDEX`): ingests N SciFact-derived
+ * libSQL DiskANN against the exact scan (docs/benchmarks.md "Vector index", `CAIRN_VECTOR_INDEX`): ingests N SciFact-derived
  * documents (texts replicated and perturbed, `scaleCorpus`, seed 42) through the batch door into a store
  * opened with `CAIRN_VECTOR_INDEX=diskann`, then for SciFact train queries compares the DiskANN top-10 with
  * the exact scan's top-10 (recall@10 of the approximate search), and times both. Prints one table row.

@@ -81,7 +81,7 @@ function reusable(base: RecallParams) {
         },
         async ingestConversation(session, turns) {
           const k = call++;
-          if (!slot.batches[k]) slot.batches[k] = (await slot.memory.ingestConversation({ session, turns }, { window })).turns.map((t) => t.id ?? -1);
+          if (!slot.batches[k]) slot.batches[k] = (await slot.memory.ingestConversation({ session, turns: [...turns] }, { window })).turns.map((t) => t.id ?? -1);
           return slot.batches[k].map((id) => (id < 0 ? undefined : id));
         },
         async recall(query, limit) {

@@ -7,17 +7,20 @@ import type { Config } from "./config/config.ts";
 import type { Embedder } from "./embed/embedder.ts";
 import type { DomainService } from "./domains/domain-service.ts";
 import type { WriteContext } from "./ingest/context.ts";
-import type { IngestResult } from "./ingest/ingest-structured.ts";
+import type { IngestBatchInput, IngestInput, IngestResult, MarkdownInput } from "./ingest/ingest-schema.ts";
 import type { BatchResult, ingestBatch } from "./ingest/ingest-batch.ts";
-import type { EntryResult, ingestMemory } from "./ingest/ingest-memory.ts";
+import type { EntryResult, MemoryBatchResult, ingestMemory } from "./ingest/ingest-memory.ts";
+import type { MemoryDoorInput, MemoryEntryInput } from "./ingest/memory-door-schema.ts";
 import type { MarkdownGraphPort, MarkdownIngestOptions, MarkdownIngestResult, ingestMarkdown } from "./ingest/ingest-markdown.ts";
 import type { ConversationOptions, ConversationResult, ingestConversation } from "./conversation/ingest-conversation.ts";
+import type { ConversationInput } from "./conversation/conversation-schema.ts";
 import type { QuarantineService } from "./quarantine/quarantine-service.ts";
 import type { IndexHooks, TextWork, TxHook } from "./ingest/ports.ts";
 import type { deleteMemory } from "./lifecycle/delete-memory.ts";
 import type { health, healthDb, stats } from "./ops/health-service.ts";
 import type { Db } from "./store/db.ts";
 import type { RecallCallOptions, RecallEngine } from "./recall/recall-engine.ts";
+import type { RecallInput, RecallReply } from "./recall/recall-schema.ts";
 import type { SnapshotStore } from "./recall/load-index.ts";
 import type { ConsistencyCheck, checkConsistency } from "./consistency/check-consistency.ts";
 import type { ErasureService } from "./erasure/erasure-service.ts";
@@ -100,23 +103,24 @@ export interface Memory {
   readonly domains: DomainService;
   /** The hash-chained audit log (SPEC §1 item 5). */
   readonly audit: AuditService;
-  ingest(body: unknown): Promise<IngestResult>;
+  /** `POST /ingest`: the structured write (SPEC §4.2); the body is validated with `IngestBody` whatever its static type. */
+  ingest(body: IngestInput): Promise<IngestResult>;
   /** `POST /ingest/batch`: structured bodies validated first, then written in one transaction. */
-  ingestBatch(body: unknown): Promise<BatchResult>;
+  ingestBatch(body: IngestBatchInput): Promise<BatchResult>;
   /** `POST /ingest/markdown`: heading-aware chunks stamped markdown (or vault). */
-  ingestMarkdown(body: unknown, opts?: Omit<MarkdownIngestOptions, "graph">): Promise<MarkdownIngestResult>;
+  ingestMarkdown(body: MarkdownInput, opts?: Omit<MarkdownIngestOptions, "graph">): Promise<MarkdownIngestResult>;
   /** Registers the graph port markdown documents are handed to (SPEC §2.6 edge sources 1–3). */
   setMarkdownGraph(port: MarkdownGraphPort): void;
   /** `POST /ingest/memory`: strip + skip rule per entry. */
-  ingestMemory(body: unknown): Promise<EntryResult | Record<string, unknown>>;
+  ingestMemory(body: MemoryDoorInput): Promise<EntryResult | MemoryBatchResult>;
   /** `POST /add` (deprecated): strip only. */
-  add(body: unknown): Promise<EntryResult>;
+  add(body: MemoryEntryInput): Promise<EntryResult>;
   /** `POST /ingest/conversation` (issue 24): one chunk per turn with a window of neighbours, speaker and dates kept. */
-  ingestConversation(body: unknown, opts?: ConversationOptions): Promise<ConversationResult>;
+  ingestConversation(body: ConversationInput, opts?: ConversationOptions): Promise<ConversationResult>;
   /** The recall engine (SPEC §4.1). */
   readonly recallEngine: RecallEngine;
-  /** `POST /recall`. */
-  recall(body: unknown, opts?: RecallCallOptions): Promise<Record<string, unknown>>;
+  /** `POST /recall` (SPEC §4.1): the body is validated with `RecallBody` whatever its static type. */
+  recall(body: RecallInput, opts?: RecallCallOptions): Promise<RecallReply>;
   /** Quarantine review (SPEC §4.4). */
   readonly quarantine: QuarantineService;
   /** The knowledge graph (SPEC §2.6, §4.6): routes' service, the recall leg's in-memory model and its tunables. */

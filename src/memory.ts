@@ -4,6 +4,7 @@
  * bindings over the returned `Memory`, so behaviour is identical across them.
  */
 import { createAuditService } from "./audit/audit-service.ts";
+import { createIdentifierRef } from "./audit/identifier-ref.ts";
 import type { Config } from "./config/config.ts";
 import { createDomainService } from "./domains/domain-service.ts";
 import type { WriteContext } from "./ingest/context.ts";
@@ -18,6 +19,7 @@ import { health, healthDb, stats, type HealthDeps } from "./ops/health-service.t
 import { openStore } from "./store/open-store.ts";
 import { ensureVectorTable } from "./store/vectors.ts";
 import { createRecallEngine, type RecallCallOptions } from "./recall/recall-engine.ts";
+import type { RecallInput } from "./recall/recall-schema.ts";
 // governance (issue 6)
 import { checkConsistency, type ConsistencyCheck } from "./consistency/check-consistency.ts";
 import { createErasureService, type ErasureService } from "./erasure/erasure-service.ts";
@@ -78,7 +80,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const bridgeDigests = await loadBridgeDigests(config.workflow.bridgeConfigFiles, ports.readSecretFile);
   const clock = ports.clock ?? (() => new Date());
   if (ports.embedder) await ensureVectorTable(db.client, ports.embedder.id, ports.embedder.dim);
-  // Issue 20: with CAIRN_MULTI_DB=true each domain's rows live in its own database (README "Multi-database mode").
+  // Issue 20: with CAIRN_MULTI_DB=true each domain's rows live in its own database (docs/scale-out.md "One database per domain").
   const domainDbs = config.multiDb
     ? await openDomainDbs(db, ports.domainFiles, { durability: config.durability, vectors: ports.embedder && { id: ports.embedder.id, dim: ports.embedder.dim } })
     : undefined;
@@ -88,7 +90,13 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     db.close();
     throw new MemoryError("boot_refused", `domain '${sharded}' has its own database (multi-database mode): set CAIRN_MULTI_DB=true`);
   }
-  const audit = createAuditService(db, clock);
+  // Identifiers in audit details are salted hashes under the connectors' subject salt (issue 35; src/audit/identifier-ref.ts).
+  const saltPath = `${config.connectors.configDir}/connectors/subject-salt`;
+  const files = ports.connectorFiles;
+  const audit = createAuditService(db, clock, createIdentifierRef(
+    files && { read: () => files.read(saltPath, "subject salt file"), createNew: (text) => files.createNew(saltPath, text) },
+    (e) => (ports.log ?? defaultLog)("warn", "subject salt file unusable: audit identifiers hashed with a per-process salt", { error: String(e) }),
+  ));
   // Every chunk write and delete records one audit row in its own transaction (SPEC §1 item 5).
   const write: WriteContext = { db, clock, embedder: ports.embedder, indexHooks: [], txHooks: [audit.hook], maxDocs: config.maxDocs,
     injectionPolicy: config.injectionPolicy, classifier: ports.injectionClassifier, textWork: ports.textWork };
@@ -156,7 +164,14 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     ...erasureCore,
     // Answer only once the snapshot file no longer holds the erased text.
     async purge(b) { const r = await erasureCore.purge(b); await snapshotGuard.settled(); await walGuard.settled(); return r; },
-    async dsar(b) { const r = await erasureCore.dsar(b); await snapshotGuard.settled(); await walGuard.settled(); return r; },
+    async dsar(b) {
+      const r = await erasureCore.dsar(b);
+      // Workflow, claim and other rows an erasure rewrote hold no chunk id: checkpoint every database all the same (issue 35).
+      if (r.certificate) walGuard.sweep();
+      await snapshotGuard.settled();
+      await walGuard.settled();
+      return r;
+    },
   };
   // --- end governance ---
   // --- auth, limits and outbound (issue 8) ---
@@ -204,12 +219,12 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     onError: (e) => log("warn", "change feed pass failed", { error: String(e) }),
   }, feedCursors);
   // Every recall (HTTP, UMP, MCP, CLI) first applies the changes committed before it: a write acknowledged by any
-  // process or node is recallable here at once (README "Several nodes over one libSQL server").
+  // process or node is recallable here at once (docs/scale-out.md "Several nodes over one libSQL server").
   const recallLocal = recallEngine.recall;
   recallEngine.recall = async (body, opts) => {
     if (domainDbs !== undefined) {
       // A domain given its database since boot (by another process: one registry read; or here) is followed from its
-      // first change (README "Multi-database mode").
+      // first change (docs/scale-out.md "One database per domain").
       await domainDbs.refresh();
       const open = dbsOf(db);
       changes.retain(open);
@@ -232,10 +247,9 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const workflow = createWorkflowService({
     db, audit, clock, policy: config.injectionPolicy, reaskWindowDays: config.workflow.reaskWindowDays, bridgeDigests,
   }, review);
-  const recallAndSignal = async (body: unknown, opts?: RecallCallOptions) => {
+  const recallAndSignal = async (body: RecallInput, opts?: RecallCallOptions) => {
     const out = await recallEngine.recall(body, opts);
-    const hits = (out as { hits?: { id?: unknown }[] }).hits ?? [];
-    const ids = hits.map((h) => h.id).filter((x): x is number => typeof x === "number");
+    const ids = out.hits.map((h) => h.id);
     if (ids.length > 0) await workflow.noteLookups(ids).catch((e) => log("warn", "solve signal not recorded", { error: String(e) }));
     return out;
   };
@@ -288,7 +302,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     setMarkdownGraph: (port) => void (markdownGraph = port),
     ingestMemory: (body) => ingestMemory(write, body, config.ingestSkipPatterns),
     add: (body) => ingestAdd(write, body),
-    ingestConversation: (body, opts) => ingestConversation(write, body, config.ingestSkipPatterns, opts),
+    ingestConversation: (body, opts) => ingestConversation(write, body, config.ingestSkipPatterns, { auditRef: audit.ref, ...opts }),
     quarantine: createQuarantineService(write),
     graph,
     recallEngine,
@@ -347,7 +361,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
 }
 
 /**
- * `cairn migrate multi-db` (issue 20, README "Multi-database mode"): the global database with every domain database
+ * `cairn migrate multi-db` (issue 20, docs/scale-out.md "One database per domain"): the global database with every domain database
  * open (domains still in the single file allowed), for the move. Refused while a server runs on the store (its
  * shutdown stamp names a live process) and on a libSQL server (no domain databases there).
  */

@@ -43,7 +43,7 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
   // The lexical snapshot lives beside a local database file; a server node keeps the same file, with its vectors and
   // the change it covers, as its boot cache (issue 20, src/recall/node-cache.ts; CAIRN_NODE_CACHE=off: none).
   // A binary container (src/lexical/snapshot-file.ts) so boot skips parsing megabytes of base64. On Node its
-  // decode starts now on a worker, beside the embedder, label and vector loads (README "Recall": boot).
+  // decode starts now on a worker, beside the embedder, label and vector loads (docs/benchmarks.md "Embedded server": boot).
   const snap = config.dbUrl ? config.nodeCache : `${config.dbPath}.lexical.snap`;
   let early = snap === undefined || !(await fileExists(snap)) ? undefined : loadSnapshotOffThread(snap);
   const snapshots = snap === undefined ? undefined : {

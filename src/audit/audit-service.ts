@@ -7,6 +7,7 @@ import type { Db, Exec } from "../store/db.ts";
 import { listAuditRows, type AuditRow } from "../store/audit.ts";
 import { appendAudit, appendAuditMany, type AuditEvent } from "./append-audit.ts";
 import { verifyAuditChain, type AuditVerification } from "./verify-audit.ts";
+import { createIdentifierRef, type IdentifierRef } from "./identifier-ref.ts";
 
 /** Audit operations. */
 export interface AuditService {
@@ -18,13 +19,15 @@ export interface AuditService {
   verify(): Promise<AuditVerification>;
   /** The txHook wired into the write path. */
   hook: TxHook;
+  /** The salted hash an audit detail records instead of an identifier (session id, path, free-text reason): src/audit/identifier-ref.ts. */
+  ref: IdentifierRef;
 }
 
 /** Builds the audit service. */
-export function createAuditService(db: Db, clock: () => Date): AuditService {
+export function createAuditService(db: Db, clock: () => Date, ref: IdentifierRef = createIdentifierRef(undefined)): AuditService {
   const append = (tx: Exec, ev: AuditEvent) => appendAudit(tx, ev, clock());
   return {
-    append,
+    append, ref,
     record: (ev) => db.write((tx) => append(tx, ev)),
     async list({ after = 0, limit = 100, action }) {
       const lim = Math.max(1, Math.min(1000, limit));

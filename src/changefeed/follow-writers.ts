@@ -1,5 +1,5 @@
 /**
- * The change feed as the composition root wires it (issue 20; README "Several nodes over one libSQL server"): the
+ * The change feed as the composition root wires it (issue 20; docs/scale-out.md "Several nodes over one libSQL server"): the
  * recall index, the graph model and the UMP view follow every other process's and node's chunk writes, and every
  * recall first applies the changes committed before it (`catchUp`), so a write acknowledged anywhere is recallable
  * here at once.
@@ -61,7 +61,7 @@ export interface MultiFeed extends ChangeFeed {
 }
 
 /**
- * Multi-database mode (README "Multi-database mode"): each database has its own change sequence, so one feed per
+ * Multi-database mode (docs/scale-out.md "One database per domain"): each database has its own change sequence, so one feed per
  * database, combined. A feed's full reconcile compares only the ids its database may hold, and before removing one
  * asks the other databases (moved rows keep their single-file ids).
  */

@@ -13,7 +13,9 @@
  * transaction, removes the turns the export no longer holds as they were
  * (a turn's chunk carries its neighbours, so the old tail's windows change).
  */
+import type { ConversationInput } from "../conversation/conversation-schema.ts";
 import type { ConversationOptions, ConversationResult } from "../conversation/ingest-conversation.ts";
+import { clipBytes } from "../conversation/turn-window.ts";
 import { isMemoryError } from "../core/errors.ts";
 import { type ChatConversation, type ChatTurn, type LeftOut, noneLeftOut, type ReadOptions } from "./chat.ts";
 import { readChatGpt } from "./chatgpt.ts";
@@ -22,7 +24,7 @@ import { exportParts } from "./export-files.ts";
 import { type ArrayStreamLimits, streamJsonArray } from "./json-array-stream.ts";
 
 /** The conversation door (`memory.ingestConversation`). */
-export type ConversationPort = (body: unknown, opts: ConversationOptions) => Promise<ConversationResult>;
+export type ConversationPort = (body: ConversationInput, opts: ConversationOptions) => Promise<ConversationResult>;
 
 /** The export formats read. */
 export const CHAT_FORMATS = ["chatgpt", "claude"] as const;
@@ -71,7 +73,6 @@ export interface ImportSummary {
 
 const MAX_TURN_CHARS = 40_000;
 const MAX_MESSAGE_CHARS = 1_000_000;
-const MAX_TURNS_PER_CONVERSATION = 100_000;
 
 /**
  * Cuts a long message into turns of at most `MAX_TURN_CHARS` characters, at a paragraph, line or word boundary: a
@@ -96,25 +97,25 @@ export function splitLong(text: string, max = MAX_TURN_CHARS): string[] {
 function speakerOf(t: ChatTurn, me: string, assistant: string): string {
   if (t.role === "user") return me;
   if (t.role === "assistant") return assistant;
-  return `${assistant} tool ${t.tool ?? ""}`.trim().slice(0, 200);
+  return `${assistant} tool ${t.tool ?? ""}`.trim();
 }
 
 /** The conversation door's body for one conversation; undefined when it has no turn. */
-export function conversationBody(c: ChatConversation, o: { me: string; assistant: string; domain?: string }): Record<string, unknown> | undefined {
-  const turns: Record<string, unknown>[] = [];
+export function conversationBody(c: ChatConversation, o: { me: string; assistant: string; domain?: string }): ConversationInput | undefined {
+  const turns: ConversationInput["turns"] = [];
   for (const t of c.turns) {
-    const pieces = splitLong(t.text);
-    pieces.forEach((text, k) => {
-      const turn: Record<string, unknown> = { speaker: speakerOf(t, o.me, o.assistant), text, id: k === 0 ? t.id : `${t.id}#${k + 1}` };
+    const speaker = clipBytes(speakerOf(t, o.me, o.assistant), 200);
+    splitLong(t.text).forEach((text, k) => {
+      const turn: ConversationInput["turns"][number] = { speaker, text, id: k === 0 ? t.id : `${t.id}#${k + 1}` };
       if (t.time) turn.time = t.time;
       turns.push(turn);
     });
   }
   if (!turns.length) return undefined;
-  const session: Record<string, unknown> = { id: `${c.source}:${c.id}`.slice(0, 200) };
+  const session: ConversationInput["session"] = { id: `${c.source}:${c.id}`.slice(0, 200) };
   if (c.created) session.date = sessionDate(c.created);
-  if (c.title) session.title = c.title.slice(0, 500);
-  const body: Record<string, unknown> = { session, turns };
+  if (c.title) session.title = clipBytes(c.title.replace(/\s+/g, " "), 500);
+  const body: ConversationInput = { session, turns };
   if (o.domain) body.domain = o.domain;
   return body;
 }
@@ -163,7 +164,7 @@ export async function importChats(store: ConversationPort, paths: readonly strin
           s.empty++;
         } else {
           try {
-            const r = await store(body, { replaceSession: { source: o.format }, maxTurns: MAX_TURNS_PER_CONVERSATION });
+            const r = await store(body, { replaceSession: { source: o.format } });
             s.turns.created += r.created;
             s.turns.duplicate += r.duplicate;
             s.turns.skipped += r.skipped;

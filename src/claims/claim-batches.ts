@@ -10,6 +10,8 @@ import type { AuditService } from "../audit/audit-service.ts";
 import { MemoryError } from "../core/errors.ts";
 import { type ClaimBatchRow, existingClaimIds, getClaimBatch, insertClaimBatch, listClaimBatches, setClaimBatchOutcome } from "../store/claim-batches.ts";
 import type { ClaimStatus } from "../store/claims.ts";
+import { parseWith } from "../core/schema.ts";
+import { ClaimBatchBody, MAX_BATCH_CLAIMS, type ClaimBatchInput } from "./claim-schema.ts";
 import type { Db, Exec } from "../store/db.ts";
 
 /** What the batch needs of one claim's verify (the claim service's `VerifyOutcome`; structural, so no import cycle). */
@@ -18,9 +20,7 @@ export interface MemberOutcome {
   outcome: "verified" | "failed";
 }
 
-/** Members per batch. */
-export const MAX_BATCH_CLAIMS = 100;
-const NAME = /^[a-z][a-z0-9_.-]{0,63}$/;
+export { MAX_BATCH_CLAIMS };
 
 /** A batch as served. */
 export interface ClaimBatchView {
@@ -47,7 +47,7 @@ export interface BatchVerifyOutcome<V extends MemberOutcome = MemberOutcome> {
 
 /** `memory.claims.batches`. */
 export interface ClaimBatchService<V extends MemberOutcome = MemberOutcome> {
-  create(body: unknown, o?: { actor?: string }): Promise<ClaimBatchView>;
+  create(body: ClaimBatchInput, o?: { actor?: string }): Promise<ClaimBatchView>;
   get(id: number): Promise<ClaimBatchView>;
   list(o?: { after?: number; limit?: number; status?: string }): Promise<ClaimBatchView[]>;
   verify(id: number, o?: { actor?: string }): Promise<BatchVerifyOutcome<V>>;
@@ -60,17 +60,6 @@ function view(b: ClaimBatchRow): ClaimBatchView {
   return v;
 }
 
-function parseClaimIds(raw: unknown): number[] {
-  if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_BATCH_CLAIMS) {
-    throw new MemoryError("invalid_request", `claim_ids must be a list of 1 to ${MAX_BATCH_CLAIMS} claim ids`, { field: "claim_ids", min: 1, max: MAX_BATCH_CLAIMS });
-  }
-  const ids = raw.map((x, i) => {
-    if (typeof x !== "number" || !Number.isSafeInteger(x) || x < 1) throw new MemoryError("invalid_request", "every claim id must be a positive integer", { field: `claim_ids.${i}` });
-    return x;
-  });
-  if (new Set(ids).size !== ids.length) throw new MemoryError("invalid_request", "claim_ids must not repeat a claim", { field: "claim_ids" });
-  return ids;
-}
 
 /** Builds the batch service over the claim service's own verify. */
 export function createClaimBatchService<V extends MemberOutcome>(d: {
@@ -83,18 +72,14 @@ export function createClaimBatchService<V extends MemberOutcome>(d: {
   const ex = d.db.client;
   return {
     async create(body, o = {}) {
-      if (typeof body !== "object" || body === null || Array.isArray(body)) throw new MemoryError("invalid_request", "body must be a JSON object");
-      const b = body as Record<string, unknown>;
-      if (b.name !== undefined && (typeof b.name !== "string" || !NAME.test(b.name))) {
-        throw new MemoryError("invalid_request", "name must match ^[a-z][a-z0-9_.-]{0,63}$", { field: "name" });
-      }
-      const claimIds = parseClaimIds(b.claim_ids);
+      const b = parseWith(ClaimBatchBody, body);
+      const claimIds = b.claim_ids;
       const at = d.clock().toISOString();
       const id = await d.db.write(async (tx) => {
         const known = await existingClaimIds(tx, claimIds);
         const missing = claimIds.filter((c) => !known.has(c));
         if (missing.length) throw new MemoryError("not_found", "Unknown claim", { field: "claim_ids", missing });
-        const bid = await insertClaimBatch(tx, { name: b.name as string | undefined, createdAt: at, claimIds });
+        const bid = await insertClaimBatch(tx, { name: b.name, createdAt: at, claimIds });
         await d.audit.append(tx, { action: "claim_batch_filed", actor: o.actor, target: `claim_batch:${bid}`, detail: { claim_ids: claimIds } });
         return bid;
       });

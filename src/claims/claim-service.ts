@@ -18,13 +18,14 @@ import type { Db, Exec } from "../store/db.ts";
 import { type ClaimBatchService, createClaimBatchService } from "./claim-batches.ts";
 import { checkSchema, type Schema, validate } from "./json-schema-subset.ts";
 import { reasonsFor, type VerifyReason } from "./verify-reasons.ts";
+import { parseWith } from "../core/schema.ts";
+import { ClaimBody, ClaimSchemaBody, MAX_EVIDENCE, type ClaimInput, type ClaimSchemaInput } from "./claim-schema.ts";
 import { withDomainReads } from "../store/domain-dbs.ts";
 
 /** Largest schema or claim document, in bytes of its JSON text. */
 export const MAX_CLAIM_BYTES = 64 * 1024;
 /** Evidence ids per claim. */
-export const MAX_EVIDENCE = 100;
-const NAME = /^[a-z][a-z0-9_.-]{0,63}$/;
+export { MAX_EVIDENCE };
 
 /** A schema as served. */
 export interface ClaimSchemaView {
@@ -60,9 +61,9 @@ export interface VerifyOutcome {
 
 /** The service every binding calls (`memory.claims`). */
 export interface ClaimService {
-  createSchema(body: unknown, o?: { actor?: string }): Promise<{ created: boolean; schema: ClaimSchemaView }>;
+  createSchema(body: ClaimSchemaInput, o?: { actor?: string }): Promise<{ created: boolean; schema: ClaimSchemaView }>;
   listSchemas(o?: { after?: number; limit?: number }): Promise<ClaimSchemaView[]>;
-  file(body: unknown, o?: { actor?: string }): Promise<ClaimView>;
+  file(body: ClaimInput, o?: { actor?: string }): Promise<ClaimView>;
   get(id: number): Promise<ClaimView>;
   list(o?: { after?: number; limit?: number; status?: string; schemaId?: number }): Promise<ClaimView[]>;
   verify(id: number, o?: { actor?: string }): Promise<VerifyOutcome>;
@@ -109,29 +110,13 @@ export function page(o: { after?: number; limit?: number }): { after: number; li
   return { after, limit };
 }
 
-function parseEvidence(raw: unknown): number[] {
-  if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_EVIDENCE) {
-    throw new MemoryError("evidence_invalid", `evidence must be a list of 1 to ${MAX_EVIDENCE} chunk ids`, { field: "evidence", min: 1, max: MAX_EVIDENCE });
-  }
-  return raw.map((x, i) => {
-    if (typeof x !== "number" || !Number.isSafeInteger(x) || x < 1) {
-      throw new MemoryError("evidence_invalid", "every evidence item must be a positive integer chunk id", { field: `evidence.${i}` });
-    }
-    return x;
-  });
-}
-
 /** Builds the claim service. */
 export function createClaimService(d: { db: Db; audit: AuditService; clock: () => Date }): ClaimService {
   const ex = d.db.client;
   return {
-    async createSchema(body, o = {}) {
-      if (!isObject(body)) throw new MemoryError("invalid_request", "body must be a JSON object");
-      if (typeof body.name !== "string" || !NAME.test(body.name)) {
-        throw new MemoryError("invalid_request", "name must match ^[a-z][a-z0-9_.-]{0,63}$", { field: "name" });
-      }
+    async createSchema(raw, o = {}) {
+      const body = parseWith(ClaimSchemaBody, raw);
       const name = body.name;
-      if (body.schema === undefined) throw new MemoryError("claim_schema_invalid", "schema is required", { field: "schema" });
       const text = jsonOf(body.schema, "schema");
       checkSchema(body.schema);
       const sha = await sha256Hex(text);
@@ -154,16 +139,10 @@ export function createClaimService(d: { db: Db; audit: AuditService; clock: () =
       return (await listClaimSchemas(ex, page(o))).map(schemaView);
     },
 
-    async file(body, o = {}) {
-      if (!isObject(body)) throw new MemoryError("invalid_request", "body must be a JSON object");
-      const sid = body.schema_id;
-      if (typeof sid !== "number" || !Number.isSafeInteger(sid) || sid < 1) {
-        throw new MemoryError("invalid_request", "schema_id must be a positive integer", { field: "schema_id" });
-      }
+    async file(raw, o = {}) {
+      const { schema_id: sid, claim, evidence } = parseWith(ClaimBody, raw);
       if (!(await getClaimSchema(ex, sid))) throw new MemoryError("not_found", "Unknown claim schema", { field: "schema_id" });
-      if (!("claim" in body) || body.claim === undefined) throw new MemoryError("invalid_request", "claim is required", { field: "claim" });
-      const text = jsonOf(body.claim, "claim");
-      const evidence = parseEvidence(body.evidence);
+      const text = jsonOf(claim, "claim");
       const claimSha = await sha256Hex(text);
       const at = d.clock().toISOString();
       const id = await d.db.write(async (tx) => {

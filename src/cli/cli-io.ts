@@ -7,7 +7,9 @@ export interface CliIo extends CliOutput {
   env: Record<string, string | undefined>;
 }
 
-/** Set by a command that ran and failed (exit code 1). */
+/** Set by a command that ran and failed (exit code 1), or whose error is a usage error (exit code 2). */
 export interface CliState {
   failed: boolean;
+  /** The error the command threw is the caller's input refused (a refused parcel): exit 2, docs/cli.md. */
+  usage?: boolean;
 }

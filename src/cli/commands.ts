@@ -5,7 +5,7 @@
 import type { CAC } from "cac";
 import { ConfigError } from "../config/read-var.ts";
 import { parseConfig } from "../config/parse-config.ts";
-import { MemoryError } from "../core/errors.ts";
+import { isMemoryError, MemoryError } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
 import type { Memory } from "../memory.ts";
 import { runMcpStdio } from "../mcp/stdio.ts";
@@ -14,7 +14,7 @@ import { bootServer, openMemoryForRuntime, openMigrationForRuntime } from "../se
 import { evalCommand, type EvalOptions } from "./eval.ts";
 import { checkConsistencyCommand, resolveCommand, undoResolveCommand, verifyCertificateCommand, type CommandOutcome } from "./governance-commands.ts";
 import { ingestDir } from "./ingest-dir.ts";
-import { parcelExportCommand, parcelImportCommand, parcelLedgerCommand } from "./parcel-commands.ts";
+import { PARCEL_REFUSALS, parcelExportCommand, parcelImportCommand, parcelLedgerCommand } from "./parcel-commands.ts";
 import type { CliIo, CliState } from "./cli-io.ts";
 import { explainLines, queryLines } from "./query.ts";
 import { reviewCommand } from "./review-commands.ts";
@@ -41,7 +41,7 @@ export function registerCommands(cli: CAC, io: CliIo, state: CliState): void {
     AUTH_TOKEN_FILE    bearer token file (or CAIRN_JWT_SECRET_FILE / CAIRN_JWT_PUBLIC_KEY_FILE)
     CAIRN_WRITE_POSTURE  open (default) or review
     CAIRN_UMP_KEY_DIR  operator key directory (UMP signatures)
-  The full list is in the README (Configuration).`)
+  The full list: docs/configuration.md.`)
     .action(async () => {
     const booted = await bootServer(io.env);
     io.out(`cairn ${VERSION} listening on http://${booted.config.bindAddr}:${booted.server.port} (db ${booted.config.dbUrl ?? booted.config.dbPath}, boot ${booted.bootMs} ms)`);
@@ -102,7 +102,7 @@ export function registerCommands(cli: CAC, io: CliIo, state: CliState): void {
     if (!Number.isSafeInteger(n) || n < 1) throw new ConfigError(`${what} must be a positive integer, got '${String(raw)}'`);
     return n;
   };
-  cli.command("review <action> [id]", "Review proposals: list [--status s] | show <id> | approve <id> --digest <d> [--supersedes n] | reject <id>")
+  cli.command("review <action> [id]", "Review proposals before they become memory: list | show | approve | reject")
     .option("--status <status>", "list: pending (default), approved or rejected").option("--digest <digest>", "approve: the content_digest list/show printed")
     .option("--supersedes <id>", "approve: the memory this one replaces").option("--json", "Print JSON")
     .action((action: string, id: string | undefined, o: { status?: string; digest?: string; supersedes?: string; json?: boolean }) =>
@@ -114,7 +114,7 @@ export function registerCommands(cli: CAC, io: CliIo, state: CliState): void {
     .action((o: { json?: boolean }) => withMemory((m) => checkConsistencyCommand(m, o.json)));
 
   // --- scale-out (issue 20): offline, refused while a server runs on the store ---
-  cli.command("migrate <what>", "Move a single-file store's domains into one database each (`migrate multi-db`), then check consistency")
+  cli.command("migrate <what>", "Move a single-file store's domains into one database each, then check consistency: multi-db")
     .option("--domain <domain>", "Move only this domain").option("--dry-run", "List what would move; change nothing").option("--json", "Print JSON")
     .action(async (what: string, o: { domain?: string; dryRun?: boolean; json?: boolean }) => {
       if (what !== "multi-db") throw new ConfigError(`unknown migration '${what}' (only: multi-db)`);
@@ -182,7 +182,7 @@ export function registerCommands(cli: CAC, io: CliIo, state: CliState): void {
     });
 
   // --- ump (issue 7): keys, tokens, the file binding, the vault and MCP ---
-  cli.command("ump <action> [arg]", "UMP 1.0: keygen | token | revoke <jti> | export | import <file>")
+  cli.command("ump <action> [arg]", "UMP 1.0 keys, tokens and files: keygen | token | revoke | export | import")
     .option("--verbs <list>", "token: comma list of read, write, derive, export", { default: "read" })
     .option("--scope <key=value>", "token: scope restriction (owner, project, agent, visibility); repeatable")
     .option("--ttl <ttl>", "token: lifetime such as 30m, 24h, 7d", { default: "24h" })
@@ -214,7 +214,7 @@ export function registerCommands(cli: CAC, io: CliIo, state: CliState): void {
     });
 
   // --- parcels (issue 14) ---
-  cli.command("parcel <action>", "Signed parcels: export --domain d [--since ts] --out file | import --file f --domain d --expected-signer did | ledger [--domain d]")
+  cli.command("parcel <action>", "Signed parcels between machines: export | import | ledger")
     .option("--domain <domain>", "export: the domain to ship; import: target domain (default the parcel's); ledger: only this domain")
     .option("--since <ts>", "export: only rows created at or after this ISO-8601 time")
     .option("--out <file>", "export: where to write the parcel")
@@ -223,7 +223,12 @@ export function registerCommands(cli: CAC, io: CliIo, state: CliState): void {
     .option("--json", "Print JSON")
     .action((action: string, o: { domain?: string; since?: string; out?: string; file?: string; expectedSigner?: string; json?: boolean }) => {
       if (action === "export") return withMemory((m) => parcelExportCommand(m, o));
-      if (action === "import") return withMemory((m) => parcelImportCommand(m, o));
+      if (action === "import") {
+        return withMemory((m) => parcelImportCommand(m, o)).catch((e: unknown) => {
+          if (isMemoryError(e) && PARCEL_REFUSALS.has(e.code)) state.usage = true;
+          throw e;
+        });
+      }
       if (action === "ledger") return withMemory((m) => parcelLedgerCommand(m, o));
       throw new MemoryError("invalid_request", `Unknown parcel action "${action}"; use export, import or ledger`);
     });
@@ -244,7 +249,7 @@ export function registerCommands(cli: CAC, io: CliIo, state: CliState): void {
     });
 
   // --- workflow (issue 16) ---
-  cli.command("workflow <action> <run> <text>", "Case governance: `workflow note <run> <text> [--reask]` adds an audited operator note")
+  cli.command("workflow <action> <run> <text>", "Case governance: note (an audited operator note on a governed run)")
     .option("--reask", "Also record a re-ask (case/reask)").option("--json", "Print JSON")
     .action((action: string, run: string, text: string, o: { reask?: boolean; json?: boolean }) => {
       if (action !== "note") throw new ConfigError(`unknown workflow action '${action}' (only: note)`);
@@ -252,7 +257,7 @@ export function registerCommands(cli: CAC, io: CliIo, state: CliState): void {
     });
 
   // --- knowledge base (issue 17) ---
-  cli.command("kb <action>", "Knowledge base: `kb build --domain d --out dir --base-url url [--with-case-status] [--locales list]` writes the static KCS site")
+  cli.command("kb <action>", "Knowledge base: build (the static KCS site from a domain's articles)")
     .option("--domain <domain>", "The domain whose KCS articles are published")
     .option("--out <dir>", "Output directory (empty, or a previous kb build)")
     .option("--base-url <url>", "Absolute URL the site is served from (sitemap.xml and canonical links)")
@@ -265,7 +270,7 @@ export function registerCommands(cli: CAC, io: CliIo, state: CliState): void {
     });
 
   // --- connectors (issue 15): operator-initiated; `cairn sync` is the cron crank (src/connectors/README.md) ---
-  cli.command("connect <kind>", "Register a connector: github --app-id N --install-id N --key-file app.pem --repo owner/name [--instance NAME]")
+  cli.command("connect <kind>", "Register a connector: github | zendesk | freshdesk | jira | custom")
     .option("--instance <name>", "Instance name (default: default)").option("--app-id <id>", "GitHub App id").option("--install-id <id>", "GitHub App installation id")
     .option("--key-file <path>", "GitHub App private key (PEM, mode 0600)").option("--repo <owner/name>", "Repository (repeatable)")
     .option("--api-base-url <url>", "GitHub API base (default https://api.github.com; GitHub Enterprise: https://HOST/api/v3)")

@@ -7,6 +7,7 @@
 import type { Memory } from "../memory.ts";
 import { stderrIsTTY, writeStderr } from "../runtime/platform.ts";
 import type { CommandOutcome } from "./governance-commands.ts";
+import type { RegisterConnectorInput } from "../connectors/connector-schema.ts";
 import { MemoryError } from "../core/errors.ts";
 
 /** Options of `cairn connect`. */
@@ -44,7 +45,8 @@ export async function connectCommand(
     if (o.keyFile) config.key_file = abs(o.keyFile, io.cwd);
     if (o.repo !== undefined) config.repos = (Array.isArray(o.repo) ? o.repo : [o.repo]).map(String);
   } else if (o.baseUrl) config.base_url = o.baseUrl;
-  const out = await memory.connectors.register({ kind, instance: o.instance, config });
+  // The kind is the user's word: the service refuses an unknown one (connector_kind_unknown).
+  const out = await memory.connectors.register({ kind: kind as RegisterConnectorInput["kind"], instance: o.instance, config });
   if (o.json) return { ok: true, lines: [JSON.stringify(out)] };
   const c = out.connector;
   return { ok: true, lines: [`${c.kind}/${c.instance}: ${out.created ? "registered" : "updated"} (id ${c.id}); config ${out.config_path}`] };

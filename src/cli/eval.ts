@@ -48,7 +48,7 @@ export async function evalCommand(path: string, o: EvalOptions): Promise<{ lines
         return r.items.map((i) => i.id);
       },
       async ingestConversation(session, turns) {
-        const r = await memory.ingestConversation({ session, turns });
+        const r = await memory.ingestConversation({ session, turns: [...turns] });
         return r.turns.map((t) => t.id);
       },
       async recall(query, limit) {

@@ -20,7 +20,7 @@ export async function kbBuildCommand(
     if (typeof v !== "string" || v === "") throw new MemoryError("invalid_request", `kb build needs ${k}`);
   }
   const out = o.out as string;
-  // A bad option value is a usage error (exit 2, README "CLI"): the domain's and locales' own codes become invalid_request here.
+  // A bad option value is a usage error (exit 2, docs/cli.md "Exit codes"): the domain's and locales' own codes become invalid_request here.
   try {
     normalizeDomainName(o.domain);
     if (o.locales !== undefined) parseLocaleList(String(o.locales));

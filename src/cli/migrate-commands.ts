@@ -1,5 +1,5 @@
 /**
- * `cairn migrate multi-db` (issue 20, README "Multi-database mode"): the printable outcome of a move of a single-file
+ * `cairn migrate multi-db` (issue 20, docs/scale-out.md "One database per domain"): the printable outcome of a move of a single-file
  * store's domains into one database each, then the `check-consistency` verdict over every database.
  */
 import type { MigrationReport, MultiDbMigration } from "../domains/migrate-multi-db.ts";

@@ -7,14 +7,24 @@
 import { MemoryError } from "../core/errors.ts";
 import type { Memory } from "../memory.ts";
 import { readTextFile, writeFileAtomic } from "../runtime/platform.ts";
+import type { ParcelExportInput, ParcelImportInput } from "../parcel/parcel-schema.ts";
 import type { CommandOutcome } from "./governance-commands.ts";
 
 const CALLER = { reviewer: "local-operator" };
 
+/**
+ * The codes of a parcel refused before anything is written (SPEC §4.10, §7: signer missing, wrong or aliased, a bad
+ * signature, not a parcel, too large). The CLI exits 2 on these, as on any input it refuses (docs/cli.md).
+ */
+export const PARCEL_REFUSALS: ReadonlySet<string> = new Set([
+  "signer_required", "signer_mismatch", "signer_alias", "signature_invalid", "parcel_invalid", "parcel_too_large",
+]);
+
 /** `cairn parcel export --domain d [--since ts] --out file`. */
 export async function parcelExportCommand(memory: Memory, o: { domain?: string; since?: string; out?: string; json?: boolean }): Promise<CommandOutcome> {
   if (!o.out) throw new MemoryError("invalid_request", "--out <file> is required");
-  const r = await memory.parcels.exportParcel({ domain: o.domain, ...(o.since !== undefined ? { since: o.since } : {}) }, CALLER);
+  // Flags are untrusted input: the service parses them with ParcelExportBody (domain_invalid when --domain is missing).
+  const r = await memory.parcels.exportParcel({ domain: o.domain, ...(o.since !== undefined ? { since: o.since } : {}) } as ParcelExportInput, CALLER);
   await writeFileAtomic(o.out, JSON.stringify(r.parcel, null, 2) + "\n");
   const summary = { parcel_hash: r.parcel_hash, source_domain: r.source_domain, region: r.region, row_count: r.row_count, signed_by: r.parcel.signed_by, ledger_id: r.ledger_id, out: o.out };
   if (o.json) return { ok: true, lines: [JSON.stringify(summary)] };
@@ -34,7 +44,8 @@ export async function parcelImportCommand(memory: Memory, o: { file?: string; do
   } catch {
     throw new MemoryError("parcel_invalid", "the parcel file is not readable JSON");
   }
-  const r = await memory.parcels.importParcel({ expected_signer: o.expectedSigner, parcel, ...(o.domain !== undefined ? { domain: o.domain } : {}) }, CALLER);
+  // The service parses with ParcelImportBody: signer_required without --expected-signer, parcel_invalid for a bad file.
+  const r = await memory.parcels.importParcel({ expected_signer: o.expectedSigner, parcel, ...(o.domain !== undefined ? { domain: o.domain } : {}) } as ParcelImportInput, CALLER);
   if (o.json) return { ok: true, lines: [JSON.stringify(r)] };
   return { ok: true, lines: [
     `parcel ${r.parcel_hash} from ${r.signer} (domain ${r.source_domain}) into ${r.domain}`,

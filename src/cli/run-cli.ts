@@ -8,13 +8,14 @@ import { ConfigError } from "../config/read-var.ts";
 import { isMemoryError } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
 import { runtimeLabel } from "../runtime/platform.ts";
-import { type CliIo, registerCommands } from "./commands.ts";
+import { actionSections } from "./action-help.ts";
+import { type CliIo, type CliState, registerCommands } from "./commands.ts";
 
 export type { CliIo } from "./commands.ts";
 
 /**
- * Exit codes (issue 22 item 6, README "CLI"): 0 success, 1 a failure (the command ran and something failed),
- * 2 a usage error (unknown command, missing argument, unknown option, bad option value, invalid configuration).
+ * Exit codes (docs/cli.md): 0 success, 1 a failure (the command ran and something failed), 2 a usage error
+ * (unknown command, missing argument, unknown option, bad option value, invalid configuration, a refused parcel).
  */
 function isUsageError(e: unknown): boolean {
   if (e instanceof ConfigError) return true;
@@ -30,6 +31,13 @@ const HELP_RENDERED = Symbol("help rendered");
  */
 function routeHelp(cli: CAC, io: CliIo): void {
   cli.globalCommand.helpCallback = (sections) => {
+    // A command's own help: cac shows its usage and options only; add what it does and, for a command that takes an
+    // action, each action with an example (the root help keeps cac's command list).
+    const cmd = cli.matchedCommand;
+    if (cmd) {
+      const at = sections.findIndex((s) => s.title === "Usage") + 1;
+      sections.splice(at, 0, ...(cmd.description ? [{ body: `  ${cmd.description}` }] : []), ...actionSections(cmd.name));
+    }
     io.out(sections.map((s) => s.title ? `${s.title}:\n${s.body}` : s.body).join("\n\n"));
     throw HELP_RENDERED;
   };
@@ -47,7 +55,7 @@ function routeHelp(cli: CAC, io: CliIo): void {
 /** Runs `cairn …argv` (argv without the program name); resolves to the exit code. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const cli = cac("cairn");
-  const state = { failed: false };
+  const state: CliState = { failed: false };
   registerCommands(cli, io, state);
   cli.help();
   cli.version(VERSION);
@@ -69,6 +77,6 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (e instanceof ConfigError) io.err(`cairn: refusing to boot: ${e.message}\n`);
     else if (isMemoryError(e)) io.err(`cairn: ${e.code}: ${e.message}\n`);
     else io.err(`cairn: ${(e as Error).message}\n`);
-    return isUsageError(e) ? 2 : 1;
+    return isUsageError(e) || state.usage ? 2 : 1;
   }
 }

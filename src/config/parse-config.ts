@@ -46,7 +46,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
   const multiDb = readBool(env, "CAIRN_MULTI_DB", false);
   // Issue 20: per-domain databases are files beside the global one. On a libSQL server they would be sqld namespaces,
   // which need sqld's --enable-namespaces plus its separate admin API to create and delete them and a per-namespace
-  // host name for the client: not simple enough to run unsupervised (README "Multi-database mode"), so refused.
+  // host name for the client: not simple enough to run unsupervised (docs/scale-out.md "One database per domain"), so refused.
   if (multiDb && dbUrl !== undefined) {
     throw new ConfigError("CAIRN_MULTI_DB=true works with the embedded database file (CAIRN_DB_PATH) only; unset CAIRN_DB_URL or set CAIRN_MULTI_DB=false (one database on a libSQL server)");
   }
@@ -97,7 +97,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
   };
 }
 
-// Issue 20: a server node's boot cache (README "Several nodes over one libSQL server"): a file in the node's data
+// Issue 20: a server node's boot cache (docs/scale-out.md "Several nodes over one libSQL server"): a file in the node's data
 // directory, beside CAIRN_DB_PATH and named after the node when CAIRN_NODE_ID is set; `off` keeps no cache.
 function nodeCachePath(env: Record<string, string | undefined>, nodeId: string | undefined): string | undefined {
   const set = readString(env, "CAIRN_NODE_CACHE");

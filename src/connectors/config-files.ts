@@ -59,6 +59,14 @@ export async function loadConfig(files: ConnectorFiles, path: string): Promise<R
   return parsed as Record<string, unknown>;
 }
 
+/**
+ * The secret files a config names: by convention every `*_file` member (`key_file`, `token_file`, `api_key_file`).
+ * Registration reads each so a loose mode is refused when the operator connects, not first at sync.
+ */
+export function secretPaths(config: Record<string, unknown>): string[] {
+  return Object.entries(config).filter(([k, v]) => k.endsWith("_file") && typeof v === "string" && v !== "").map(([, v]) => v as string);
+}
+
 /** The origins a config names (`api_base_url`, `base_url`): the only hosts its sync may contact. */
 export function configOrigins(config: Record<string, unknown>, kind: string): string[] {
   const out: string[] = [];

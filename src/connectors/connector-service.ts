@@ -8,11 +8,13 @@ import { MemoryError } from "../core/errors.ts";
 import type { WriteContext } from "../ingest/context.ts";
 import type { SourceService } from "../sources/source-service.ts";
 import { getConnector, insertConnector, listConnectors, type ConnectorRow } from "../store/connectors.ts";
-import { configOrigins, configPath, type ConnectorFiles, FAMILY_OF, instanceFromPath, instanceName, loadConfig } from "./config-files.ts";
+import { configOrigins, configPath, type ConnectorFiles, FAMILY_OF, instanceFromPath, instanceName, loadConfig, secretPaths } from "./config-files.ts";
 import { knownKinds, vendorFactory } from "./kinds.ts";
 import { createSubjectRef } from "./subject-salt.ts";
 import { runSync, type SyncSummary } from "./sync.ts";
 import { createVendorHttp } from "./vendor-http.ts";
+import { parseWith } from "../core/schema.ts";
+import { RegisterConnectorBody, type RegisterConnectorInput } from "./connector-schema.ts";
 import type { VendorDeps, VendorSource } from "./vendor.ts";
 
 export type { ConnectorRow } from "../store/connectors.ts";
@@ -36,7 +38,7 @@ export interface ConnectorView {
 export interface ConnectorService {
   list(): Promise<ConnectorView[]>;
   /** Registers `{kind, instance?, config?}`: writes the config (0600) when given, else loads the existing file. */
-  register(body: unknown): Promise<{ created: boolean; connector: ConnectorView; config_path: string }>;
+  register(body: RegisterConnectorInput): Promise<{ created: boolean; connector: ConnectorView; config_path: string }>;
   /** One sync of `kind`/`instance` (or the config at `configPath`). */
   sync(o: { kind: string; instance?: string; configPath?: string; onPage?: (p: { pages: number; records: number }) => void }): Promise<SyncSummary>;
 }
@@ -109,23 +111,29 @@ export function createConnectorService(d: ConnectorDeps): ConnectorService {
     }
   };
 
+  // A secret file the config names that exists with a mode looser than 0600 is refused at registration
+  // (`insecure_file_mode`), as it would be at every sync; an absent one is reported when a sync first needs it.
+  const checkSecrets = async (config: Record<string, unknown>): Promise<void> => {
+    for (const p of secretPaths(config)) await files().read(p, "connector secret file");
+  };
+
   return {
     list: async () => (await listConnectors(db.client)).map(view),
     async register(raw) {
-      if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new MemoryError("invalid_request", "The body must be a JSON object");
-      const b = raw as Record<string, unknown>;
+      const b = parseWith(RegisterConnectorBody, raw);
       const kind = checkKind(b.kind);
       const instance = instanceName(b.instance);
       const path = configPath(d.configDir, kind, instance);
       let config: Record<string, unknown>;
       if (b.config !== undefined) {
-        if (typeof b.config !== "object" || b.config === null || Array.isArray(b.config)) throw new MemoryError("invalid_request", "config must be a JSON object", { field: "config" });
-        config = b.config as Record<string, unknown>;
+        config = b.config;
         build(kind, config); // validates before anything is written
+        await checkSecrets(config);
         await files().write(path, `${JSON.stringify(config, null, 2)}\n`);
       } else {
         config = await loadConfig(files(), path);
         build(kind, config);
+        await checkSecrets(config);
       }
       const out = await db.write(async (tx) => {
         const r = await insertConnector(tx, kind, instance, d.clock().toISOString());

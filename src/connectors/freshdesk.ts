@@ -24,7 +24,7 @@ const MERGE_NOTE = /merged into (?:the )?ticket\s*#?\s*(\d+)/i;
 const PAGE_CAP = 300;
 const MAX_LOOPS = 1_000_000;
 
-/** Freshdesk status number → CrmCase status (README table). */
+/** Freshdesk status number → CrmCase status (src/connectors/README.md table). */
 export function freshdeskStatus(status: number): CaseStatus {
   return status === 4 || status === 5 ? "closed_solved" : "open";
 }

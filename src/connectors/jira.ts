@@ -18,7 +18,7 @@ const LIST = "/rest/servicedeskapi/request";
 const PAGE_SIZE = 50;
 const MAX_LOOPS = 1_000_000;
 
-/** Jira `currentStatus.statusCategory` → CrmCase status (README table): `DONE` is solved, anything else is open. */
+/** Jira `currentStatus.statusCategory` → CrmCase status (src/connectors/README.md table): `DONE` is solved, anything else is open. */
 export function jiraStatus(statusCategory: string): CaseStatus {
   return statusCategory.toUpperCase() === "DONE" ? "closed_solved" : "open";
 }

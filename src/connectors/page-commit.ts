@@ -11,6 +11,7 @@ import { isMemoryError, MemoryError } from "../core/errors.ts";
 import type { NewChunk } from "../core/types.ts";
 import type { WriteContext } from "../ingest/context.ts";
 import { prepareMarkdown } from "../ingest/ingest-markdown.ts";
+import type { MarkdownInput } from "../ingest/ingest-schema.ts";
 import { writeChunks } from "../ingest/write-chunk.ts";
 import { noteTitle } from "../sources/source-service.ts";
 import { advanceCursor, sourceRevs } from "../store/connectors.ts";
@@ -76,13 +77,16 @@ export async function commitPage(
       spans.push({ path: r.path, rev: r.rev, from: chunks.length, to: chunks.length }); // provenance only, no memory
       continue;
     }
-    const body: Record<string, unknown> = { title: noteTitle(r.path, r.markdown), content: r.markdown, source: `connector:${label}`.slice(0, 64) };
+    const body: MarkdownInput = { title: noteTitle(r.path, r.markdown), content: r.markdown, source: `connector:${label}`.slice(0, 64) };
     if (c.domain) body.domain = c.domain;
     const prep = await prepareMarkdown(d.write, body, { kind: "markdown", sourceLink: r.path, meta: { connector: label, connector_rev: r.rev } });
     spans.push({ path: r.path, rev: r.rev, from: chunks.length, to: chunks.length + prep.chunks.length });
     chunks.push(...prep.chunks);
   }
 
+  // Paths may name a person (a vault note, a vendor item): the append-only audit row keeps their salted hash (issue 35).
+  const pathRefs = new Map<string, string>();
+  for (const s of spans) pathRefs.set(s.path, await d.audit.ref("path", s.path));
   const after = async (tx: Exec, ids: number[]) => {
     const at = d.write.clock().toISOString();
     for (const s of spans) {
@@ -92,7 +96,7 @@ export async function commitPage(
       await setSourceChunks(tx, sourceId, linked);
       await d.audit.append(tx, {
         action: "connector_record", target: `source:${sourceId}`,
-        detail: { connector: label, path: s.path, rev: s.rev, previous_rev: prior?.rev ?? null, chunks: linked },
+        detail: { connector: label, path_ref: pathRefs.get(s.path), rev: s.rev, previous_rev: prior?.rev ?? null, chunks: linked },
       });
       counts[prior ? "revised" : "created"]++;
     }

@@ -21,7 +21,7 @@ const MERGE_NOTE = /merged into (?:request|ticket) #(\d+)/i;
 /** Upper bound of export pages one `livePaths` walk may read (1,000 tickets a page). */
 const MAX_PAGES = 100_000;
 
-/** Zendesk status → CrmCase status (README table). */
+/** Zendesk status → CrmCase status (src/connectors/README.md table). */
 export function zendeskStatus(status: string): CaseStatus {
   return status === "solved" || status === "closed" ? "closed_solved" : "open";
 }

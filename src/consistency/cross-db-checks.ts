@@ -1,12 +1,14 @@
 /**
- * The two `check-consistency` invariants whose rows span databases in multi-database mode (issue 20, README
- * "Multi-database mode"): consolidation links and approvals live in the global database and name chunks that may
+ * The two `check-consistency` invariants whose rows span databases in multi-database mode (issue 20,
+ * docs/scale-out.md "One database per domain"): consolidation links and approvals live in the global database and name chunks that may
  * be in any domain's database. Their ids are paged from the global database and looked up where the router says
  * each id can be (`groupIds`), so the check reads each id once per candidate database, never a whole table twice.
+ * The soft-tombstone check (issue 35) runs the other way round: soft tombstones sit beside their chunks, the records
+ * they retired in the global database (one database in single-database mode).
  */
 import type { Db } from "../store/db.ts";
-import { groupIds } from "../store/domain-dbs.ts";
-import { type Offenders, openLinkEnds, presentChunkIds, promotedChunkIds } from "../store/consistency.ts";
+import { dbsOf, groupIds } from "../store/domain-dbs.ts";
+import { liveUmpIds, type Offenders, openLinkEnds, presentChunkIds, promotedChunkIds, softTombstonesOnStored } from "../store/consistency.ts";
 
 const PAGE = 500;
 const SAMPLE = 10;
@@ -44,6 +46,25 @@ export async function crossDbPromotedMissing(db: Db): Promise<Offenders> {
     const found = await present(db, page.map((p) => p.chunk), true);
     for (const p of page) if (!found.has(p.chunk)) add(out, p.id);
     after = page[page.length - 1].id;
+  }
+  return out;
+}
+
+/**
+ * Soft tombstones (a soft UMP forget or a retention expiry) on stored chunks whose record is still live: the forget
+ * did not take (chunk ids). A soft tombstone whose record is tombstoned, or gone (a later hard forget on a shared
+ * chunk), is consistent: the chunk stays for the other records on it.
+ */
+export async function liveSoftTombstones(db: Db): Promise<Offenders> {
+  const out: Offenders = { count: 0, sample: [] };
+  for (const d of dbsOf(db)) {
+    for (let after = 0; ;) {
+      const page = await softTombstonesOnStored(d.client, after, PAGE);
+      if (page.length === 0) break;
+      const live = await liveUmpIds(db.client, [...new Set(page.map((p) => p.recordId))]);
+      for (const p of page) if (live.has(p.recordId)) add(out, p.chunkId);
+      after = page[page.length - 1].id;
+    }
   }
   return out;
 }

@@ -13,15 +13,14 @@
  * commit in one transaction.
  */
 import { xxh3Hex } from "../core/content-hash.ts";
-import { MemoryError } from "../core/errors.ts";
+import { parseWith } from "../core/schema.ts";
 import type { NewChunk } from "../core/types.ts";
-import { GLOBAL_DOMAIN, normalizeDomainName } from "../domains/domain-name.ts";
+import { GLOBAL_DOMAIN } from "../domains/domain-name.ts";
 import { cleanMemoryEntry } from "../hygiene/clean-memory-entry.ts";
 import { confidenceFor } from "../ingest/confidence.ts";
 import type { WriteContext } from "../ingest/context.ts";
-import { optionalString, requireObject } from "../ingest/fields.ts";
 import { requireRegisteredDomain } from "../ingest/ingest-structured.ts";
-import { validateContent } from "../ingest/validate-ingest.ts";
+import { ConversationBody, ImportConversationBody, MAX_TURNS, type ConversationInput } from "./conversation-schema.ts";
 import { writeChunks } from "../ingest/write-chunk.ts";
 import { sessionChunks } from "../store/conversation-turns.ts";
 import { routedReader } from "../store/domain-dbs.ts";
@@ -29,10 +28,10 @@ import { parseSessionDay, resolveRelativeDates, type ResolvedDate } from "./date
 import { conversationMeta, renderTurn, type TurnWindow } from "./turn-window.ts";
 
 /** Most turns one request may carry (the memory door's batch limit). */
-export const MAX_TURNS = 1000;
+export { MAX_TURNS };
 
 /**
- * Neighbouring turns a turn's content carries. Chosen on LoCoMo dev (README "Conversations"; served
+ * Neighbouring turns a turn's content carries. Chosen on LoCoMo dev (docs/benchmarks.md "Conversations (LoCoMo)"; served
  * R@10 with abstention off, scripts/cv-recall.ts: 1,1 0.765, 2,1 0.784, 2,2 0.792): two turns before, two after.
  */
 export const DEFAULT_TURN_WINDOW: Readonly<TurnWindow> = Object.freeze({ before: 2, after: 2 });
@@ -71,51 +70,6 @@ interface Turn {
   time?: string;
 }
 
-/** Options (the turn window is varied by the tuning script; serving uses the default). */
-export interface ConversationOptions {
-  window?: TurnWindow;
-  /**
-   * The chat-history importer (`src/chats/`): the session is the export's conversation, so stored turns of the
-   * session that the export no longer holds as they are (a grown tail's windows, an abandoned branch) are removed in
-   * the write's transaction. Only turns an import of the same `source` stored are touched.
-   */
-  replaceSession?: { source: string };
-  /** Most turns accepted (default `MAX_TURNS`; the importer passes whole conversations). */
-  maxTurns?: number;
-}
-
-function parseTime(raw: unknown, field: string): string | undefined {
-  if (raw === undefined || raw === null) return undefined;
-  if (typeof raw !== "string" || raw.length > 64 || !/^\d{4}-\d{2}-\d{2}T/.test(raw) || Number.isNaN(Date.parse(raw))) {
-    throw new MemoryError("invalid_request", `${field} must be an ISO-8601 date and time`, { field });
-  }
-  return new Date(Date.parse(raw)).toISOString();
-}
-
-function parseTurns(raw: unknown, max = MAX_TURNS): Turn[] {
-  if (!Array.isArray(raw) || raw.length === 0 || raw.length > max) {
-    throw new MemoryError("invalid_request", `turns must be an array of 1 to ${max} turns`, { field: "turns", min: 1, max });
-  }
-  return raw.map((t, i) => {
-    if (typeof t !== "object" || t === null || Array.isArray(t)) throw new MemoryError("invalid_request", `turns[${i}] must be an object`, { field: `turns[${i}]` });
-    const o = t as Record<string, unknown>;
-    const speaker = optionalString(o, "speaker", 200)?.trim();
-    if (!speaker) throw new MemoryError("invalid_request", `turns[${i}].speaker must be a non-empty string`, { field: `turns[${i}].speaker` });
-    if (typeof o.text !== "string") validateContent(o.text);
-    const turn: Turn = { speaker, text: validateContent(o.text) };
-    const id = o.id;
-    if (id !== undefined && id !== null) {
-      if ((typeof id !== "string" && typeof id !== "number") || String(id).length > 200) {
-        throw new MemoryError("invalid_request", `turns[${i}].id must be a string or number of at most 200 characters`, { field: `turns[${i}].id` });
-      }
-      turn.turnId = String(id);
-    }
-    const time = parseTime(o.time, `turns[${i}].time`);
-    if (time !== undefined) turn.time = time;
-    return turn;
-  });
-}
-
 /** A session after validation. */
 interface Session {
   id: string;
@@ -123,27 +77,33 @@ interface Session {
   title?: string;
 }
 
-function parseSession(raw: unknown): Session {
-  const s = requireObject(raw ?? null);
-  const id = s.id;
-  if ((typeof id !== "string" && typeof id !== "number") || String(id).trim() === "" || String(id).length > 200) {
-    throw new MemoryError("invalid_request", "session.id must be a non-empty string of at most 200 characters", { field: "session.id" });
-  }
-  const out: Session = { id: String(id) };
-  const date = optionalString(s, "date", 64)?.trim();
-  if (date) out.date = date;
-  const title = optionalString(s, "title", 500)?.replace(/\s+/g, " ").trim();
-  if (title) out.title = title;
-  return out;
+/** Options (the turn window is varied by the tuning script; serving uses the default). */
+export interface ConversationOptions {
+  window?: TurnWindow;
+  /** The audit log's identifier hasher: the session id is recorded as a salted hash (issue 35; src/audit/identifier-ref.ts). */
+  auditRef?: (kind: string, value: string) => Promise<string>;
+  /**
+   * The chat-history importer (`src/chats/`): the session is the export's conversation, so stored turns of the
+   * session that the export no longer holds as they are (a grown tail's windows, an abandoned branch) are removed in
+   * the write's transaction, and a conversation may carry up to `MAX_IMPORT_TURNS` turns. Only turns an import of
+   * the same `source` stored are touched.
+   */
+  replaceSession?: { source: string };
 }
 
 /** Ingests one conversation session. */
-export async function ingestConversation(ctx: WriteContext, raw: unknown, skipPatterns: readonly string[], o: ConversationOptions = {}): Promise<ConversationResult> {
-  const body = requireObject(raw);
-  if (body.session === undefined || body.session === null) throw new MemoryError("invalid_request", "session is required", { field: "session" });
-  const session = parseSession(body.session);
-  const turns = parseTurns(body.turns, o.maxTurns);
-  const domain = body.domain === undefined || body.domain === null ? GLOBAL_DOMAIN : normalizeDomainName(body.domain);
+export async function ingestConversation(ctx: WriteContext, raw: ConversationInput, skipPatterns: readonly string[], o: ConversationOptions = {}): Promise<ConversationResult> {
+  const b = parseWith(o.replaceSession ? ImportConversationBody : ConversationBody, raw);
+  const session: Session = { id: b.session.id };
+  if (b.session.date) session.date = b.session.date;
+  if (b.session.title) session.title = b.session.title;
+  const turns: Turn[] = b.turns.map((t) => {
+    const turn: Turn = { speaker: t.speaker, text: t.text };
+    if (t.id !== undefined) turn.turnId = t.id;
+    if (t.time !== undefined) turn.time = t.time;
+    return turn;
+  });
+  const domain = b.domain ?? GLOBAL_DOMAIN;
   await requireRegisteredDomain(ctx, domain);
   const window = o.window ?? DEFAULT_TURN_WINDOW;
   const day = session.date !== undefined ? parseSessionDay(session.date) : undefined;
@@ -176,13 +136,15 @@ export async function ingestConversation(ctx: WriteContext, raw: unknown, skipPa
   }
   const chunks: NewChunk[] = [];
   for (const r of rendered) chunks.push(await chunkOf(r, session, r.day, domain, o.replaceSession?.source));
+  // The append-only audit row names the session by its salted hash only: an erasure could not reach an id in clear.
+  const sessionRef = o.auditRef ? { session_ref: await o.auditRef("session", session.id) } : {};
   // The importer: turns of this session it stored before that the export no longer holds as rendered now.
   const remove = o.replaceSession
     ? (await sessionChunks(routedReader(ctx.db), { domain, session: session.id, source: o.replaceSession.source }))
       .filter((c) => !chunks.some((n) => n.contentHash === c.contentHash)).map((c) => c.id)
     : [];
   const outs = chunks.length || remove.length
-    ? await writeChunks(ctx, chunks, undefined, "ingest_conversation", { session: session.id }, undefined, { remove, reason: "import_replaced" })
+    ? await writeChunks(ctx, chunks, undefined, "ingest_conversation", sessionRef, undefined, { remove, reason: "import_replaced" })
     : [];
   outs.forEach((out, j) => {
     const res: TurnResult = { id: out.id, status: out.status };

@@ -30,7 +30,7 @@ export interface DomainService {
   exists(name: string): Promise<boolean>;
 }
 
-/** Multi-database mode (README "Multi-database mode"): gives a domain its database, deletes it. */
+/** Multi-database mode (docs/scale-out.md "One database per domain"): gives a domain its database, deletes it. */
 export interface DomainDatabases {
   ensure(name: string): Promise<unknown>;
   remove(name: string): Promise<void>;

@@ -1,5 +1,5 @@
 /**
- * `cairn migrate multi-db` (issue 20, SPEC §2.5, README "Multi-database mode"): moves each registered domain's rows
+ * `cairn migrate multi-db` (issue 20, SPEC §2.5, docs/scale-out.md "One database per domain"): moves each registered domain's rows
  * out of a single-file store into the domain's own database, keeping every id, one audited step per domain.
  *
  * One step, per domain still holding rows in the single file:

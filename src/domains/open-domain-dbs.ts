@@ -1,5 +1,5 @@
 /**
- * Multi-database mode at boot (issue 20, SPEC §2.5, README "Multi-database mode"): opens one libSQL file per
+ * Multi-database mode at boot (issue 20, SPEC §2.5, docs/scale-out.md "One database per domain"): opens one libSQL file per
  * registered domain beside the global database (the runtime places the files), each migrated like the global one
  * and with the embedder's vector table, and sets the router on the global handle.
  */

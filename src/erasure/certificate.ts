@@ -6,7 +6,9 @@
  * ```
  * { format, id, issued_at,
  *   subject: { fields: ["owner"|"email"|"match"…], salt, digest },
- *   erased:  { chunk_ids: [...], proposal_ids: [...], links: n, entities: n, relations: n },
+ *   erased:  { chunk_ids: [...], proposal_ids: [...], links: n, entities: n, relations: n,
+ *              tables: { <table>: rows deleted }, redacted: { <table>: rows rewritten },
+ *              retained: { audit_log: rows left as written } },
  *   digest,                                  // sha256 hex of JCS(all fields above)
  *   audit:   { row_id, prev_hash, row_hash } // the `erasure` row that records `digest`
  * }
@@ -44,7 +46,16 @@ export interface Certificate {
   id: string;
   issued_at: string;
   subject: { fields: string[]; salt: string; digest: string };
-  erased: { chunk_ids: number[]; proposal_ids: number[]; links: number; entities: number; relations: number };
+  /**
+   * `tables`: rows deleted, by table; `redacted`: rows whose subject text was overwritten in place, by table (issue 35;
+   * certificates issued before carry neither).
+   */
+  erased: {
+    chunk_ids: number[]; proposal_ids: number[]; links: number; entities: number; relations: number;
+    tables?: Record<string, number>; redacted?: Record<string, number>;
+    /** Rows that still name the subject and that no erasure may change: `audit_log` rows written before identifiers were hashed. */
+    retained?: Record<string, number>;
+  };
   digest: string;
   audit: { row_id: number; prev_hash: string; row_hash: string };
 }

@@ -8,23 +8,30 @@
  * content-match delete over proposals (owned by the subject, or whose
  * content, title or sourcing prompt contains the email or match text),
  * deletes the consolidation links touching the chunks and the graph
- * entities whose name contains the email or match text (with their edges), appends the
- * `erasure` audit row and stores the certificate. Any failure rolls the
+ * entities whose name contains the email or match text (with their edges),
+ * reaches every other table that can name the subject (`subject-rows.ts`;
+ * issue 35: workflow events and runs redacted in place, channel rows,
+ * claims, KCS translations, UMP feedback, file sources), counts the audit
+ * rows it may not change (`retained`), appends the `erasure` audit row and
+ * stores the certificate with rows per table. Any failure rolls the
  * whole erasure back, and no certificate exists. `dry_run` locates and
  * exports only: nothing is deleted, audited or certified.
  */
 import { writeAcross } from "../store/domain-dbs.ts";
 import type { AuditService } from "../audit/audit-service.ts";
-import { MemoryError } from "../core/errors.ts";
 import type { WriteContext } from "../ingest/context.ts";
-import { requireObject } from "../ingest/fields.ts";
+import { parseWith } from "../core/schema.ts";
+import { DsarBody, type DsarInput } from "./erasure-schema.ts";
 import { cleanEntityName } from "../graph/validate.ts";
 import { sanitizeForRead } from "../hygiene/sanitize-for-read.ts";
 import { GENESIS_HASH } from "../audit/chain-hash.ts";
 import { auditHead } from "../store/audit.ts";
 import { getChunks } from "../store/chunks.ts";
 import type { Exec } from "../store/db.ts";
-import { chunkIdsByOwner, chunkIdsMatching, deleteEntitiesWithEdges, entityIdsMatching, insertCertificate } from "../store/erasure.ts";
+import { chunkIdsByOwner, chunkIdsMatching, deleteEntitiesWithEdges, entityIdsMatching, existingChunkIds, insertCertificate } from "../store/erasure.ts";
+import { addCounts, nonZero } from "../store/erasure-bound.ts";
+import { eraseSubjectRows, locatedCounts, locateSubjectRows } from "./subject-rows.ts";
+import { auditRowsNaming } from "../store/erasure-match.ts";
 import { getProposals, proposalIdsMatching, proposalIdsPromotedTo } from "../store/proposals.ts";
 import { CERTIFICATE_FORMAT, certificateDigest, subjectDigest, type Certificate, type ErasureSubject } from "./certificate.ts";
 import { eraseInTx } from "./erase-in-tx.ts";
@@ -33,35 +40,29 @@ import { eraseInTx } from "./erase-in-tx.ts";
 export interface DsarExport {
   chunks: { id: number; title?: string; content: string; domain: string; source: string; created_at: string }[];
   proposals: { id: number; status: string; title?: string; content: string; domain: string; created_at: string }[];
+  /** Governed-case events whose payload names the subject (issue 35), as stored before the erasure redacts them. */
+  workflow_events: { id: number; payload: unknown }[];
+  /** Governed runs whose state or case record names the subject. */
+  workflow_runs: { id: number; state_json: unknown; case?: unknown }[];
+  /** Claims whose JSON names the subject. */
+  claims: { id: number; claim: unknown }[];
 }
 
 /** The DSAR reply (this project's shape). */
 export interface DsarResult {
   dry_run: boolean;
-  located: { chunks: number; proposals: number };
+  /** `tables`: rows located in the other tables (issue 35), by table. */
+  located: { chunks: number; proposals: number; tables: Record<string, number> };
   export: DsarExport;
   certificate?: Certificate;
 }
 
-function parse(raw: unknown): { subject: ErasureSubject; dryRun: boolean } {
-  const b = requireObject(raw);
+function parse(raw: DsarInput): { subject: ErasureSubject; dryRun: boolean } {
+  const b = parseWith(DsarBody, raw);
   const subject: ErasureSubject = {};
-  const str = (f: "owner" | "email" | "match", min: number, max: number) => {
-    const v = b[f];
-    if (v === undefined || v === null) return;
-    if (typeof v !== "string" || v.trim().length < min || v.length > max) {
-      throw new MemoryError("invalid_request", `${f} must be a string of ${min} to ${max} characters`, { field: f, min, max });
-    }
-    subject[f] = v.trim();
-  };
-  str("owner", 1, 256);
-  str("email", 3, 320);
-  str("match", 3, 1000);
-  if (subject.email !== undefined && !/^[^\s@]+@[^\s@]+$/.test(subject.email)) {
-    throw new MemoryError("invalid_request", "email must look like name@host", { field: "email" });
-  }
-  if (!Object.keys(subject).length) throw new MemoryError("invalid_request", "give at least one of owner, email or match", { field: "owner" });
-  if (b.dry_run !== undefined && typeof b.dry_run !== "boolean") throw new MemoryError("invalid_request", "dry_run must be a boolean", { field: "dry_run" });
+  if (b.owner !== undefined) subject.owner = b.owner;
+  if (b.email !== undefined) subject.email = b.email;
+  if (b.match !== undefined) subject.match = b.match;
   return { subject, dryRun: b.dry_run === true };
 }
 
@@ -81,6 +82,18 @@ function entityNeedles(needles: readonly string[]): string[] {
   return [...out];
 }
 
+/** A stored JSON text as a value, passed through the read seam (strings as a `pii:read` reader sees them). */
+function readJson(text: string): unknown {
+  const walk = (v: unknown): unknown =>
+    typeof v === "string" ? read(v) : Array.isArray(v) ? v.map(walk)
+    : v !== null && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)])) : v;
+  try {
+    return walk(JSON.parse(text));
+  } catch {
+    return read(text);
+  }
+}
+
 /** Random hex (Web Crypto). */
 function randomHex(bytes: number): string {
   return [...crypto.getRandomValues(new Uint8Array(bytes))].map((x) => x.toString(16).padStart(2, "0")).join("");
@@ -89,7 +102,7 @@ function randomHex(bytes: number): string {
 /** Runs one erasure. */
 export async function dsar(
   d: { ctx: WriteContext; audit: AuditService; afterErasure?: (notice: Record<string, unknown>) => void },
-  raw: unknown,
+  raw: DsarInput,
 ): Promise<DsarResult> {
   const { subject, dryRun } = parse(raw);
   const needles = [subject.email, subject.match].filter((x): x is string => x !== undefined);
@@ -97,8 +110,11 @@ export async function dsar(
     const ids = new Set<number>();
     if (subject.owner !== undefined) for (const id of await chunkIdsByOwner(tx, subject.owner)) ids.add(id);
     for (const n of needles) for (const id of await chunkIdsMatching(tx, n)) ids.add(id);
+    // Every other table that can name the subject (issue 35): its chunks and proposals join the erasure.
+    const rows = await locateSubjectRows(tx, needles);
+    for (const id of await existingChunkIds(tx, rows.chunkIds)) ids.add(id);
     const chunkIds = [...ids].sort((a, b) => a - b);
-    const matched = await proposalIdsMatching(tx, { owner: subject.owner, needles });
+    const matched = [...new Set([...await proposalIdsMatching(tx, { owner: subject.owner, needles }), ...rows.proposalIds])];
     const promoted = await proposalIdsPromotedTo(tx, chunkIds);
     const proposalIds = [...new Set([...matched, ...promoted])].sort((a, b) => a - b);
     const chunks = (await getChunks(tx, chunkIds)).sort((a, b) => a.id - b.id);
@@ -106,8 +122,12 @@ export async function dsar(
     const exported: DsarExport = {
       chunks: chunks.map((c) => ({ id: c.id, ...(c.title !== undefined ? { title: read(c.title) } : {}), content: read(c.content), domain: c.domain, source: c.source, created_at: c.createdAt })),
       proposals: proposals.map((p) => ({ id: p.id, status: p.status, ...(p.title !== undefined ? { title: read(p.title) } : {}), content: read(p.content), domain: p.domain, created_at: p.createdAt })),
+      workflow_events: rows.events.map((e) => ({ id: e.id, payload: readJson(e.payload) })),
+      workflow_runs: rows.runs.map((r) => ({ id: r.id, state_json: readJson(r.stateJson), ...(r.caseJson !== null ? { case: readJson(r.caseJson) } : {}) })),
+      claims: rows.claims.map((c) => ({ id: c.id, claim: readJson(c.claimJson) })),
     };
-    const result: DsarResult = { dry_run: dryRun, located: { chunks: chunkIds.length, proposals: proposalIds.length }, export: exported };
+    const located = { chunks: chunkIds.length, proposals: proposalIds.length, tables: nonZero(locatedCounts(rows)) };
+    const result: DsarResult = { dry_run: dryRun, located, export: exported };
     if (dryRun) return result;
     const now = d.ctx.clock().toISOString();
     const erased = await eraseInTx(tx, { chunkIds, extraProposalIds: matched, reason: "erasure", now });
@@ -115,11 +135,18 @@ export async function dsar(
     const entityIds = new Set<number>();
     for (const n of entityNeedles(needles)) for (const id of await entityIdsMatching(tx, n)) entityIds.add(id);
     const graph = await deleteEntitiesWithEdges(tx, [...entityIds].sort((a, b) => a - b));
+    const other = await eraseSubjectRows(tx, rows, needles);
+    // The audit log is append-only and hash-chained: rows written before identifiers were hashed keep them. Counted, not hidden.
+    const retained = nonZero({ audit_log: await auditRowsNaming(tx, needles) });
+    const tables = addCounts(addCounts({ ...erased.tables }, other.deleted), { entities: graph.entities, relations: graph.relations });
     const salt = randomHex(16);
     const body: Omit<Certificate, "digest" | "audit"> = {
       format: CERTIFICATE_FORMAT, id: crypto.randomUUID(), issued_at: now,
       subject: { fields: Object.keys(subject).sort(), salt, digest: subjectDigest(subject, salt) },
-      erased: { chunk_ids: erased.chunkIds, proposal_ids: erased.proposalIds, links: erased.links, entities: graph.entities, relations: graph.relations },
+      erased: {
+        chunk_ids: erased.chunkIds, proposal_ids: erased.proposalIds, links: erased.links, entities: graph.entities, relations: graph.relations,
+        tables: nonZero(tables), redacted: nonZero(other.redacted), retained,
+      },
     };
     const digest = certificateDigest(body);
     const prev = (await auditHead(tx))?.hash ?? GENESIS_HASH;
@@ -128,6 +155,7 @@ export async function dsar(
       detail: {
         certificate_id: body.id, certificate_digest: digest, subject_digest: body.subject.digest,
         chunks: erased.chunkIds.length, proposals: erased.proposalIds.length, links: erased.links, entities: graph.entities, relations: graph.relations,
+        tables: nonZero(tables), redacted: nonZero(other.redacted), retained,
       },
     });
     const certificate: Certificate = { ...body, digest, audit: { row_id: row.id, prev_hash: prev, row_hash: row.hash } };
@@ -136,7 +164,7 @@ export async function dsar(
     return result;
   };
   // A dry run still reads inside one transaction, for a consistent snapshot.
-  // Multi-database mode: one write over every database, so no domain keeps the erased rows (README).
+  // Multi-database mode: one write over every database, so no domain keeps the erased rows (docs/scale-out.md).
   const result = await writeAcross(d.ctx.db, run);
   const cert = result.certificate;
   if (cert) {

@@ -11,11 +11,12 @@ import { getCertificate } from "../store/erasure.ts";
 import { verifyCertificate, type AuditRowLike, type Certificate, type CertificateCheck, type ErasureSubject } from "./certificate.ts";
 import { dsar, type DsarResult } from "./dsar.ts";
 import { purge, type PurgeResult } from "./purge.ts";
+import type { DsarInput, PurgeInput } from "./erasure-schema.ts";
 
 /** Erasure operations. */
 export interface ErasureService {
-  purge(body: unknown): Promise<PurgeResult>;
-  dsar(body: unknown): Promise<DsarResult>;
+  purge(body: PurgeInput): Promise<PurgeResult>;
+  dsar(body: DsarInput): Promise<DsarResult>;
   certificate(id: string): Promise<Certificate>;
   /** Verifies a certificate against this store's audit rows. */
   verify(cert: unknown, subject?: ErasureSubject): Promise<{ valid: boolean; checks: CertificateCheck[] }>;

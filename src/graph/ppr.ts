@@ -19,7 +19,7 @@
  * Both are deterministic: fixed iteration order, FIFO queue, no randomness.
  *
  * Query-aware options for ranking (measured on `fixtures/graph-eval/`, see
- * the README): `typeBoost` multiplies the weight of the edge types a query
+ * src/graph/README.md): `typeBoost` multiplies the weight of the edge types a query
  * evokes (`relationCues` in `seeds.ts`), and `normalizeByDegree` divides
  * scores by `degree^0.5` so specific nodes beat well-connected ones.
  */
@@ -34,7 +34,7 @@ export interface PprOptions {
   alpha?: number;
   /** Solver. Default `push`. */
   method?: "push" | "power";
-  /** Push: residual threshold per unit of degree. Default 3e-5 (see the README for the speed/accuracy trade). */
+  /** Push: residual threshold per unit of degree. Default 3e-5 (see src/graph/README.md for the speed/accuracy trade). */
   epsilon?: number;
   /** Push: hard cap on push operations, a guard for pathological graphs. Default 200,000. */
   maxPushes?: number;

@@ -1,37 +1,35 @@
 /**
- * Schemas as code (issue 21): every route is declared once with
- * `createRoute` from `@hono/zod-openapi` on a feature router made here, so the
- * request validation, the generated OpenAPI document and the typed client all
- * come from the same zod shapes. A failing shape never answers zod's own JSON:
- * the hook throws a MemoryError, and the app's `onError` renders the SPEC §7
- * envelope. Spec-specific codes (`title_invalid`, `limit_out_of_range`, …) stay
- * in the domain validators (shared by HTTP, MCP and CLI); a shape may name its
- * own code with `.meta({ "x-error-code": "…" })` on a field.
+ * Schemas as code: every route is declared once with `createRoute` from
+ * `@hono/zod-openapi` on a feature router made here, so the request
+ * validation, the generated OpenAPI document and the typed client all come
+ * from the same zod schemas — for request bodies, the domain's own schemas
+ * (`src/core/schema.ts`: e.g. `IngestBody`, `RecallBody`), which HTTP, MCP and
+ * the CLI all parse with. A failing schema never answers zod's own JSON: the
+ * hook throws the MemoryError its first issue stands for (the field's SPEC §7
+ * code, or `invalid_request` naming the field), and the app's `onError`
+ * renders the envelope.
  */
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Hook } from "@hono/zod-openapi";
-import { MemoryError } from "../core/errors.ts";
+import type { Env } from "hono";
+import { refusal, type RefusalOptions } from "../core/schema.ts";
 
-/** The code a failing request shape answers with when its field names none. */
-export const SHAPE_ERROR_CODE = "invalid_request";
+/**
+ * A validation hook: the first issue becomes its SPEC §7 refusal (`batchKey`: see `RefusalOptions`). Generic so
+ * that, passed to `openapi(route, handler, hook)`, it takes the route's types instead of widening them.
+ */
+export function refusalHook<T, E extends Env, P extends string, R>(o: Omit<RefusalOptions, "target"> = {}): Hook<T, E, P, R> {
+  const hook = (result: { success: boolean; target: string; error?: { issues: { path: PropertyKey[]; message: string }[] } }) => {
+    if (result.success) return undefined;
+    throw refusal(result.error?.issues[0], { ...o, target: result.target });
+  };
+  return hook as unknown as Hook<T, E, P, R>;
+}
 
 // deno-lint-ignore no-explicit-any
-const shapeHook: Hook<any, any, any, any> = (result) => {
-  if (result.success) return;
-  const issue = result.error.issues[0];
-  const field = issue?.path?.map(String).join(".") || result.target;
-  const coded = CODED.exec(issue?.message ?? "");
-  if (coded) throw new MemoryError(coded[1]!, coded[2]!, { field });
-  throw new MemoryError(SHAPE_ERROR_CODE, `${field}: ${issue?.message ?? "invalid"}`, { field, target: result.target });
-};
+const shapeHook = refusalHook<any, any, any, any>();
 
-// A field's own spec code travels in its zod error message as "code: message" (see `specError`).
-const CODED = /^([a-z][a-z0-9]*(?:_[a-z0-9]+)+): (.+)$/s;
-
-/** A zod `error` option that makes a failing field answer a SPEC §7 code: `z.string({ error: specError("domain_invalid", "name must be a string") })`. */
-export function specError(code: string, message: string): () => string {
-  return () => `${code}: ${message}`;
-}
+export { specError } from "../core/schema.ts";
 
 /** A feature router: an OpenAPIHono whose validation failures become SPEC §7 envelopes. Mount with `app.route("/", router)`. */
 export function apiRouter(): OpenAPIHono {

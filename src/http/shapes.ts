@@ -1,12 +1,12 @@
 /**
- * Request and response shapes shared by several route files (issue 21: schemas
- * as code). Request shapes only document fields the domain validators check
- * (SPEC §7 codes come from there, shared with MCP and the CLI): such a field is
- * `.optional()` and the object is loose (unknown keys reach the validator), so
- * zod never answers before the domain. Response shapes are loose too: a reply
- * may carry fields added later without breaking a generated client.
+ * Response shapes shared by several route files, and helpers for route
+ * declarations. Request bodies are the domain's schemas (src/core/schema.ts).
+ * Responses are closed objects (no catch-all index signature, so a typed client
+ * catches a misspelt field); JSON Schema still lets a reply carry fields added
+ * later without breaking a generated client.
  */
-import { specError, z } from "./api-router.ts";
+import { UmpRecordInput } from "../ump/ump-schema.ts";
+import { z } from "./api-router.ts";
 
 /** A JSON response entry for `createRoute({ responses })`. */
 export function json<T extends z.ZodType>(schema: T, description: string): { description: string; content: { "application/json": { schema: T } } } {
@@ -43,95 +43,13 @@ export const ErrorBody = z
   .object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() })
   .openapi("ErrorBody");
 
-export const Entity = z
-  .looseObject({
-    name: z.string().optional().openapi({ minLength: 1, maxLength: 100, pattern: "^[A-Za-z0-9 _-]+$", description: "Required (name_invalid)" }),
-    type: z.string().optional().openapi({ maxLength: 64 }),
-  })
-  .openapi("Entity");
-
-export const Relation = z
-  .looseObject({
-    from: z.string().optional().openapi({ description: "Required" }),
-    to: z.string().optional().openapi({ description: "Required" }),
-    type: z.string().optional().openapi({ pattern: "^([a-z]+:)?[a-z0-9_]+$", description: "Required (relation_invalid)" }),
-    valid_at: z.string().optional().openapi({ format: "date-time" }),
-    invalid_at: z.string().optional().openapi({ format: "date-time" }),
-  })
-  .openapi("Relation");
-
 const choice = { "x-cairn-choice": true };
-export const IngestRequest = z
-  .looseObject({
-    title: z.unknown().optional().openapi({ type: "string", description: "Required; 1 to 500 bytes after trimming (title_invalid)" }),
-    content: z.unknown().optional().openapi({ type: "string", description: "Required; 1 to 1,000,000 bytes, not trimmed (content_empty, content_too_large)" }),
-    domain: z.unknown().optional().openapi({ type: "string", description: "Forced domain; omitted resolves to global (domain_invalid)" }),
-    entities: z.unknown().optional().openapi({ type: "array", maxItems: 200, items: { $ref: "#/components/schemas/Entity" } }),
-    relations: z.unknown().optional().openapi({ type: "array", maxItems: 200, items: { $ref: "#/components/schemas/Relation" } }),
-    origin_context: z.unknown().optional().openapi({ type: "string", enum: ["owner", "channel"] }),
-    source: z.unknown().optional().openapi({ type: "string", maxLength: 64, description: "Provenance source string (MAX_SOURCE); connector or web markers apply the 0.9 unverified-source discount", ...choice }),
-    memory_kind: z.unknown().optional().openapi({ type: "string", maxLength: 64, ...choice }),
-    lawful_basis: z.unknown().optional().openapi({ type: "string", maxLength: 64, ...choice }),
-    region: z.unknown().optional().openapi({ type: "string", maxLength: 64, ...choice }),
-    assertion_kind: z.unknown().optional().openapi({ type: "string", enum: ["stated", "observed", "inferred"], ...choice }),
-    expires_at: z.unknown().optional().openapi({ type: "string", format: "date-time", ...choice }),
-    authority: z.unknown().optional().openapi({ type: "number", minimum: 0, maximum: 1, ...choice }),
-  })
-  .openapi("IngestRequest");
 
-export const IngestResult = z
-  .object({
-    id: z.number().int(),
-    status: z.enum(["created", "duplicate"]),
-    domain: z.string(),
-    entitiesAdded: z.number().int(),
-    relationsAdded: z.number().int(),
-    flagged: z.literal(true).optional().openapi({ description: "Present when the injection screen quarantined the entry (stored flagged, excluded from recall until released)", ...choice }),
-  })
-  .openapi("IngestResult");
-
-export const UmpRecord = z
-  .looseObject({
-    ump: z.unknown().optional().openapi({ type: "string", example: "1.0" }),
-    id: z.unknown().optional().openapi({ type: "string", pattern: "^urn:ump:[a-z2-7]+$" }),
-    kind: z.unknown().optional().openapi({ type: "string", enum: ["semantic", "episodic", "procedural", "working", "identity"], description: "Required (invalid_record)" }),
-    title: z.unknown().optional().openapi({ type: "string" }),
-    body: z.unknown().optional().openapi({ type: "object", required: ["text"], properties: { text: { type: "string" }, structured: {} }, description: "Required (invalid_record)" }),
-    scope: z.unknown().optional().openapi({
-      type: "object",
-      properties: {
-        owner: { type: "string", description: "A DID; when given it must equal the authenticated principal (403 forbidden_scope)" },
-        user: { type: "string" }, project: { type: "string" }, agent: { type: "string" }, session: { type: "string" },
-        visibility: { type: "string", enum: ["private", "shared", "public"] },
-      },
-    }),
-    time: z.unknown().optional().openapi({ type: "object", properties: { created: { type: "string" }, observed: { type: "string" }, valid_from: { type: "string" }, valid_to: { type: ["string", "null"] } } }),
-    lifecycle: z.unknown().optional().openapi({ type: "object", properties: { confidence: { type: "number" }, salience: { type: "number" }, decay: { type: "string" }, status: { type: "string", enum: ["active", "candidate", "tombstoned"] } } }),
-    supersedes: z.unknown().optional().openapi({ type: "array", items: { type: "string" } }),
-    superseded_by: z.unknown().optional().openapi({ type: "array", items: { type: "string" } }),
-    relations: z.unknown().optional().openapi({ type: "array", items: { type: "object", properties: { type: { type: "string" }, target: { type: "string" } } } }),
-    provenance: z.unknown().optional().openapi({ type: "object" }),
-    consent: z.unknown().optional().openapi({
-      type: "object",
-      properties: {
-        retention: { type: "string", description: "ISO 8601 duration from time.created; on expiry the record is tombstoned" },
-        exportable: { type: "boolean" },
-        redact: { type: "array", items: { type: "string" }, description: "JSON paths stripped on export and across a visibility boundary" },
-      },
-    }),
-    integrity: z.unknown().optional().openapi({
-      type: "object",
-      properties: {
-        content_hash: { type: "string", pattern: "^blake3:[a-z2-7]+$" },
-        signature: { type: "string", description: "ed25519:<base64>; present when an operator key is configured" },
-        signer: { type: "string", description: "did:key:z6Mk…" },
-      },
-    }),
-  }, { error: specError("invalid_record", "record: must be a JSON object") })
-  .openapi("UmpRecord", { description: "A UMP 1.0 record (SPEC §2.8). Partial on write; complete when emitted." });
+/** A UMP record (src/ump/ump-schema.ts: partial on write, complete when emitted). */
+export const UmpRecord = UmpRecordInput;
 
 export const UmpRememberResult = z
-  .looseObject({
+  .object({
     id: z.string().optional(),
     result: z.enum(["created", "merged", "rejected"]),
     flagged: z.boolean().optional().openapi({ description: "The screen quarantined the text: stored, excluded from recall until released", ...choice }),
@@ -156,7 +74,7 @@ export const UmpCapabilities = z
   .openapi("UmpCapabilities");
 
 export const AuditRow = z
-  .looseObject({
+  .object({
     id: z.number().int(), ts: z.string(), action: z.string(), actor: z.string().optional(), target: z.string().optional(),
     detail: z.unknown(), prev_hash: z.string(), hash: z.string(),
   })
@@ -165,7 +83,7 @@ export const AuditRow = z
 export const AuditPage = z.object({ rows: z.array(AuditRow), next_after: z.number().int().optional() }).openapi("AuditPage");
 
 export const AuditVerify = z
-  .looseObject({
+  .object({
     ok: z.boolean(), rows: z.number().int(), head: z.string().optional(),
     first_broken: z.object({ id: z.number().int(), reason: z.string() }).optional(),
   })
@@ -211,13 +129,13 @@ export function ref(name: string): Record<string, unknown> {
 }
 
 export const UmpBatch = z
-  .looseObject({ ump: z.string().optional(), records: z.array(UmpRecord) })
+  .object({ ump: z.string().optional(), records: z.array(UmpRecord) })
   .openapi("UmpBatch");
 
 export const UmpBatchResult = z
   .object({
     ump: z.string(),
-    results: z.array(z.looseObject({ index: z.number().int(), id: z.string().optional(), result: z.enum(["created", "merged", "rejected"]), error: ErrorBody.optional() })),
+    results: z.array(z.object({ index: z.number().int(), id: z.string().optional(), result: z.enum(["created", "merged", "rejected"]), error: ErrorBody.optional() })),
     created: z.number().int(), merged: z.number().int(), rejected: z.number().int(),
   })
   .openapi("UmpBatchResult", { description: "Batch reply of POST /ingest?format=ump|ump-md (shape not shown by the spec)", "x-cairn-choice": true });

@@ -1,72 +1,14 @@
 /**
- * The structural signals of the injection screen, beside the phrase rules:
- * hidden-character smuggling (read from the original text, before the
- * invisible strip), token floods (long runs of a repeated short unit that
- * push a defence out of a model's attention), and encoded payloads
- * (base64, hex, binary octets, tag-block ASCII) decoded for re-screening.
+ * The structural signals of the injection screen, beside the phrase rules
+ * and the hidden-character scan (`_screen-hidden.ts`): token floods (long
+ * runs of a repeated short unit that push a defence out of a model's
+ * attention), encoded payloads (base64, hex, binary octets) decoded for
+ * re-screening, and planted exfiltration snippets.
  */
-import { INVISIBLE_PATTERN } from "./invisible-chars.ts";
 
-/** What the hidden-character scan found. */
-export interface HiddenChars {
-  /** Invisible characters outside the benign contexts listed in `explained`. */
-  unexplained: number;
-  /** ASCII text spelled with tag-block characters outside an emoji tag sequence. */
-  tagText: string;
-}
-
-const PICTOGRAPH = /[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}\u{1F3F4}\u{20E3}]/u;
-const SYMBOL = /[\p{Extended_Pictographic}\p{S}\p{N}#*]/u;
-const JOINING_SCRIPT = /[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}\p{Script=Mongolian}\p{Script=Hebrew}]/u;
-const RTL = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}]/u;
 const LETTER = /\p{L}/u;
 // Dot leaders and rules (`. . . .`, `- - -`, `• •`) are layout, not a flood.
 const LEADER = /^[.\-=_*•·~…#/|+]+$/u;
-
-/**
- * True when an invisible character has an everyday use at its position:
- * a variation selector after an emoji or symbol; ZWJ inside an emoji
- * sequence; ZWJ/ZWNJ between letters of a joining script; LRM/RLM/ALM next
- * to right-to-left letters; a soft hyphen after a letter; a BOM at the start.
- */
-function explained(cp: number, before: string, after: string, atStart: boolean): boolean {
-  if ((cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef)) return SYMBOL.test(before);
-  const emojiJoin = cp === 0x200d && (PICTOGRAPH.test(before) || /[\uFE0F\u{1F3FB}-\u{1F3FF}]/u.test(before)) && PICTOGRAPH.test(after);
-  if (emojiJoin) return true;
-  if (cp === 0x200c || cp === 0x200d) return JOINING_SCRIPT.test(before) && JOINING_SCRIPT.test(after);
-  if (cp === 0x200e || cp === 0x200f || cp === 0x061c) return RTL.test(before) || RTL.test(after);
-  if (cp === 0x00ad) return LETTER.test(before); // hyphenation point, often left before a line break
-  if (cp === 0xfeff) return atStart;
-  return false;
-}
-
-/** Scans the original text for invisible characters without an everyday explanation. */
-export function scanHidden(text: string): HiddenChars {
-  // Most texts have no invisible character at all: one regex test instead of a per-character walk.
-  INVISIBLE_PATTERN.lastIndex = 0;
-  if (!INVISIBLE_PATTERN.test(text)) return { unexplained: 0, tagText: "" };
-  let unexplained = 0;
-  let tagText = "";
-  const chars = Array.from(text);
-  for (let i = 0; i < chars.length; i++) {
-    const c = chars[i];
-    INVISIBLE_PATTERN.lastIndex = 0;
-    if (!INVISIBLE_PATTERN.test(c)) continue;
-    const cp = c.codePointAt(0) as number;
-    if (cp >= 0xe0000 && cp <= 0xe007f) {
-      // Emoji tag sequence: U+1F3F4, tag letters/digits, U+E007F (subdivision flags).
-      let j = i;
-      while (j > 0 && (chars[j - 1].codePointAt(0) as number) >= 0xe0020 && (chars[j - 1].codePointAt(0) as number) <= 0xe007e) j--;
-      const inFlag = j > 0 && chars[j - 1] === "\u{1F3F4}";
-      if (inFlag) continue;
-      unexplained++;
-      if (cp >= 0xe0020 && cp <= 0xe007e) tagText += String.fromCharCode(cp - 0xe0000);
-      continue;
-    }
-    if (!explained(cp, chars[i - 1] ?? "", chars[i + 1] ?? "", i === 0)) unexplained++;
-  }
-  return { unexplained, tagText };
-}
 
 /**
  * Longest run, in units, of a repeated cycle of one to four whitespace

@@ -45,7 +45,7 @@ export const QUERY_REFUSED_FAMILIES: readonly string[] = ["prompt_exfiltration"]
 /**
  * The recall-door action for a verdict under a policy; `reject` maps to `query_rejected` (SPEC §7). Under the
  * default, a Quarantine-level query is refused only when `reasons` hold a prompt-extraction family (issue 26:
- * 0 of 2,288 real queries and benign prompts carry it; README "Query side").
+ * 0 of 2,288 real queries and benign prompts carry it; docs/benchmarks.md "Injection screen and PII").
  */
 export function queryAction(verdict: Verdict, policy: InjectionPolicy, reasons: readonly string[] = []): QueryAction {
   if (policy === "off" || verdict === "clean") return "allow";

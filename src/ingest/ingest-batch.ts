@@ -9,13 +9,13 @@
  * scripted imports) use it: one transaction per batch instead of per item.
  */
 import { isMemoryError, MemoryError } from "../core/errors.ts";
+import { parseWith } from "../core/schema.ts";
 import type { WriteContext } from "./context.ts";
-import { requireObject } from "./fields.ts";
+import { IngestBatchBody, MAX_BATCH_ITEMS, type IngestBatchInput } from "./ingest-schema.ts";
 import { ingestReply, prepareStructured, writePreparedGraphs, type IngestResult, type PreparedIngest } from "./ingest-structured.ts";
 import { writeChunks } from "./write-chunk.ts";
 
-/** Most items one batch may carry. */
-export const MAX_BATCH_ITEMS = 1000;
+export { MAX_BATCH_ITEMS };
 
 /** The batch reply. */
 export interface BatchResult {
@@ -25,15 +25,9 @@ export interface BatchResult {
 }
 
 /** Validates and writes a batch of structured ingests atomically. */
-export async function ingestBatch(ctx: WriteContext, raw: unknown): Promise<BatchResult> {
-  const body = requireObject(raw);
-  const items = body.items;
-  if (!Array.isArray(items) || items.length === 0) {
-    throw new MemoryError("invalid_request", "items must be a non-empty array of /ingest bodies", { field: "items" });
-  }
-  if (items.length > MAX_BATCH_ITEMS) {
-    throw new MemoryError("invalid_request", `a batch holds at most ${MAX_BATCH_ITEMS} items`, { field: "items", max: MAX_BATCH_ITEMS });
-  }
+export async function ingestBatch(ctx: WriteContext, raw: IngestBatchInput): Promise<BatchResult> {
+  // The schema refuses a bad item with its own code, `items[i]: ` before its message and its index in details.
+  const { items } = parseWith(IngestBatchBody, raw, { batchKey: "items" });
   const prepared: PreparedIngest[] = [];
   for (let i = 0; i < items.length; i++) {
     try {

@@ -9,14 +9,14 @@
  */
 import { xxh3Hex } from "../core/content-hash.ts";
 import type { IngestKind, NewChunk } from "../core/types.ts";
-import { GLOBAL_DOMAIN, normalizeDomainName } from "../domains/domain-name.ts";
+import { parseWith } from "../core/schema.ts";
+import { GLOBAL_DOMAIN } from "../domains/domain-name.ts";
 import { chunkMarkdown, DEFAULT_MAX_CHARS, parseMarkdown, type ParsedMarkdown } from "../markdown/mod.ts";
 import type { Exec } from "../store/db.ts";
 import { confidenceFor, originFor } from "./confidence.ts";
 import type { WriteContext } from "./context.ts";
-import { optionalString, requireObject } from "./fields.ts";
 import { requireRegisteredDomain } from "./ingest-structured.ts";
-import { validateContent, validateTitle } from "./validate-ingest.ts";
+import { MarkdownBody, type MarkdownInput } from "./ingest-schema.ts";
 import { type Replacing, writeChunks } from "./write-chunk.ts";
 
 /** What the graph port receives for one markdown document. */
@@ -90,12 +90,8 @@ export interface PreparedMarkdown {
  * Validates a `/ingest/markdown` body and builds its chunks without writing them: the connector sync (issue 15)
  * writes the chunks of a whole page with its cursor in one transaction. `meta` is merged into every chunk's meta.
  */
-export async function prepareMarkdown(ctx: WriteContext, raw: unknown, opts: MarkdownIngestOptions & { meta?: Record<string, unknown> } = {}): Promise<PreparedMarkdown> {
-  const body = requireObject(raw);
-  const title = validateTitle(body.title);
-  const content = validateContent(body.content);
-  const domain = body.domain === undefined || body.domain === null ? GLOBAL_DOMAIN : normalizeDomainName(body.domain);
-  const sourceRef = optionalString(body, "source", 64);
+export async function prepareMarkdown(ctx: WriteContext, raw: MarkdownInput, opts: MarkdownIngestOptions & { meta?: Record<string, unknown> } = {}): Promise<PreparedMarkdown> {
+  const { title, content, domain = GLOBAL_DOMAIN, source: sourceRef } = parseWith(MarkdownBody, raw);
   await requireRegisteredDomain(ctx, domain);
   const kind = opts.kind ?? "markdown";
   const parsed = parseMarkdown(content);
@@ -132,7 +128,7 @@ export async function prepareMarkdown(ctx: WriteContext, raw: unknown, opts: Mar
 }
 
 /** Validates and writes one markdown document. */
-export async function ingestMarkdown(ctx: WriteContext, raw: unknown, opts: MarkdownIngestOptions = {}): Promise<MarkdownIngestResult> {
+export async function ingestMarkdown(ctx: WriteContext, raw: MarkdownInput, opts: MarkdownIngestOptions = {}): Promise<MarkdownIngestResult> {
   const { title, domain, parsed, parts, chunks } = await prepareMarkdown(ctx, raw, opts);
   let graph = { entities: 0, relations: 0 };
   const outcomes = await writeChunks(ctx, chunks, opts.graph

@@ -4,17 +4,19 @@
  * `POST /add` runs the strip only. Entries are stored with `source`
  * `memory`. Each entry is its own write: one bad entry never aborts the rest.
  */
-import { MemoryError, isMemoryError } from "../core/errors.ts";
+import { isMemoryError } from "../core/errors.ts";
 import { xxh3Hex } from "../core/content-hash.ts";
 import type { NewChunk, Origin } from "../core/types.ts";
-import { GLOBAL_DOMAIN, normalizeDomainName } from "../domains/domain-name.ts";
+import { GLOBAL_DOMAIN } from "../domains/domain-name.ts";
 import { cleanMemoryEntry } from "../hygiene/clean-memory-entry.ts";
 import { stripReasoning } from "../hygiene/strip-reasoning.ts";
 import { confidenceFor } from "./confidence.ts";
 import type { WriteContext } from "./context.ts";
 import { requireObject } from "./fields.ts";
 import { requireRegisteredDomain } from "./ingest-structured.ts";
-import { refuseNul, validateContent, validateTitle } from "./validate-ingest.ts";
+import { parseWith } from "../core/schema.ts";
+import { EntryContent, MemoryBatchEnvelope, MemoryEntry, type MemoryDoorInput, type MemoryEntryInput } from "./memory-door-schema.ts";
+import { validateContent } from "./validate-ingest.ts";
 import { writeChunk } from "./write-chunk.ts";
 
 /** One entry's outcome (this project's shape, consistent with `/ingest`). */
@@ -29,8 +31,6 @@ export interface EntryResult {
   error?: { code: string; message: string };
 }
 
-const ORIGINS: readonly Origin[] = ["human", "model", "agent", "operator"];
-
 interface Entry {
   content: string;
   title?: string;
@@ -40,27 +40,15 @@ interface Entry {
 
 function parseEntry(raw: unknown, defaults: { domain?: string; origin?: Origin }): Entry {
   // Refused before any entry is written, so a batch is never half-stored (NUL: see refuseNul).
-  if (typeof raw === "string") { refuseNul(raw, "content"); return { content: raw, ...defaults }; }
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    throw new MemoryError("invalid_request", "an entry must be a string or an object with content", { field: "entries" });
-  }
-  const o = requireObject(raw);
-  if (typeof o.content !== "string") validateContent(o.content);
-  refuseNul(o.content as string, "content");
-  const e: Entry = { content: o.content as string };
-  if (o.title !== undefined) e.title = validateTitle(o.title);
+  if (typeof raw === "string") return { content: parseWith(EntryContent, raw), ...defaults };
+  const o = parseWith(MemoryEntry, raw);
+  const e: Entry = { content: o.content };
+  if (o.title !== undefined) e.title = o.title;
   const d = o.domain ?? defaults.domain;
-  if (d !== undefined) e.domain = normalizeDomainName(d);
-  const origin = o.origin !== undefined ? validOrigin(o.origin) : defaults.origin;
+  if (d !== undefined) e.domain = d;
+  const origin = o.origin ?? defaults.origin;
   if (origin !== undefined) e.origin = origin;
   return e;
-}
-
-function validOrigin(v: unknown): Origin {
-  if (typeof v !== "string" || !(ORIGINS as readonly string[]).includes(v)) {
-    throw new MemoryError("invalid_request", "origin must be human, model, agent or operator", { field: "origin" });
-  }
-  return v as Origin;
 }
 
 async function writeEntry(ctx: WriteContext, e: Entry, text: string, action: string): Promise<EntryResult> {
@@ -89,26 +77,31 @@ function failure(e: unknown): EntryResult {
   return { status: "rejected", error: { code: e.code, message: e.message } };
 }
 
-/** Reads `{content, …}` (one entry) or `{entries: [...]}` (many) from a body. */
-function readEntries(body: Record<string, unknown>): { entries: unknown[]; batch: boolean } {
-  if (body.entries !== undefined) {
-    if (!Array.isArray(body.entries)) throw new MemoryError("invalid_request", "entries must be an array", { field: "entries" });
-    if (body.entries.length === 0 || body.entries.length > 1000) {
-      throw new MemoryError("invalid_request", "entries must hold 1 to 1000 items", { field: "entries", min: 1, max: 1000 });
-    }
-    return { entries: body.entries, batch: true };
-  }
-  return { entries: [body], batch: false };
+/** Reads `{content, …}` (one entry) or `{entries: [...]}` (many, with body-level defaults) from a body. */
+function readEntries(body: Record<string, unknown>): { entries: unknown[]; batch: boolean; defaults: { domain?: string; origin?: Origin } } {
+  if (body.entries === undefined) return { entries: [body], batch: false, defaults: {} };
+  // Body-level defaults apply to string entries as they are, so they are validated once here (issue 23 §2).
+  const { entries, domain, origin } = parseWith(MemoryBatchEnvelope, body);
+  const defaults: { domain?: string; origin?: Origin } = {};
+  if (domain !== undefined) defaults.domain = domain;
+  if (origin !== undefined) defaults.origin = origin;
+  return { entries, batch: true, defaults };
+}
+
+/** The `/ingest/memory` reply for a batch: each entry's result, then counts by status. */
+export interface MemoryBatchResult {
+  results: EntryResult[];
+  created: number;
+  duplicate: number;
+  skipped: number;
+  rejected: number;
+  proposed: number;
 }
 
 /** `POST /ingest/memory`: strip + skip per entry. A single entry replies with its result; a batch with `{results, counts}`. */
-export async function ingestMemory(ctx: WriteContext, raw: unknown, skipPatterns: readonly string[]) {
+export async function ingestMemory(ctx: WriteContext, raw: MemoryDoorInput, skipPatterns: readonly string[]): Promise<EntryResult | MemoryBatchResult> {
   const body = requireObject(raw);
-  const { entries, batch } = readEntries(body);
-  // Body-level defaults apply to string entries as they are, so they are validated once here (issue 23 §2).
-  const defaults: { domain?: string; origin?: Origin } = {};
-  if (batch && body.domain !== undefined) defaults.domain = normalizeDomainName(body.domain);
-  if (batch && body.origin !== undefined) defaults.origin = validOrigin(body.origin);
+  const { entries, batch, defaults } = readEntries(body);
   const results: EntryResult[] = [];
   for (const item of entries) {
     try {
@@ -131,7 +124,7 @@ export async function ingestMemory(ctx: WriteContext, raw: unknown, skipPatterns
 }
 
 /** `POST /add` (deprecated, SPEC §9.5): reasoning strip only, one entry. */
-export async function ingestAdd(ctx: WriteContext, raw: unknown): Promise<EntryResult> {
+export async function ingestAdd(ctx: WriteContext, raw: MemoryEntryInput): Promise<EntryResult> {
   const e = parseEntry(requireObject(raw), {});
   const text = stripReasoning(e.content);
   if (text.trim() === "") return { status: "skipped", reason: "empty" };

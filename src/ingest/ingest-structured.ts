@@ -14,20 +14,12 @@ import { writeGraphRows } from "./write-graph-rows.ts";
 import { emptyDelta } from "../graph/graph-delta.ts";
 import { mentionNames } from "../graph/chunk-mentions.ts";
 import { domainHasEntities, entitiesByNames } from "../store/graph-read.ts";
+import type { IngestInput, IngestResult } from "./ingest-schema.ts";
 import { validateIngest, type IngestRequest } from "./validate-ingest.ts";
 import type { Exec } from "../store/db.ts";
 import { writeChunk } from "./write-chunk.ts";
 
-/** The `/ingest` reply (SPEC §4.2). */
-export interface IngestResult {
-  id: number;
-  status: "created" | "duplicate";
-  domain: string;
-  entitiesAdded: number;
-  relationsAdded: number;
-  /** Present (true) when the screen quarantined the entry: stored flagged, excluded from retrieval (SPEC §3), as on the other doors. */
-  flagged?: true;
-}
+export type { IngestResult };
 
 /** A validated structured ingest, ready to write. */
 export interface PreparedIngest {
@@ -38,7 +30,7 @@ export interface PreparedIngest {
 }
 
 /** Validates one `/ingest` body and builds its chunk (no writes). */
-export async function prepareStructured(ctx: WriteContext, raw: unknown): Promise<PreparedIngest> {
+export async function prepareStructured(ctx: WriteContext, raw: IngestInput): Promise<PreparedIngest> {
   const req = validateIngest(raw);
   const domain = req.domain ?? GLOBAL_DOMAIN;
   await requireRegisteredDomain(ctx, domain);
@@ -115,7 +107,7 @@ export function ingestReply(p: PreparedIngest, out: { id: number; status: "creat
 }
 
 /** Validates and writes one structured ingest request. */
-export async function ingestStructured(ctx: WriteContext, raw: unknown): Promise<IngestResult> {
+export async function ingestStructured(ctx: WriteContext, raw: IngestInput): Promise<IngestResult> {
   const p = await prepareStructured(ctx, raw);
   const out = await writeChunk(ctx, p.chunk, (tx, chunkId, now) => writePreparedGraph(ctx, tx, p, chunkId, now));
   return ingestReply(p, out);

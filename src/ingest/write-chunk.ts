@@ -62,7 +62,7 @@ export async function writeChunks(
   ctx: WriteContext, input: NewChunk[], extra?: ExtraWrites, action = "ingest", auditDetail?: Record<string, unknown>,
   after?: AfterWrites, replacing: Replacing = {},
 ): Promise<WriteOutcome[]> {
-  // Multi-database mode: each domain's chunks commit in its own database, one domain at a time (README).
+  // Multi-database mode: each domain's chunks commit in its own database, one domain at a time (docs/scale-out.md).
   const domains = [...new Set(input.map((c) => c.domain))];
   if (ctx.db.router !== undefined && domains.length > 1) {
     if (replacing.replace || replacing.remove?.length) throw new MemoryError("invalid_request", "a replacing write must stay within one domain in multi-database mode", undefined, 400);

@@ -13,11 +13,12 @@ import type { DecisionHook } from "../review/decision-hooks.ts";
 import type { TxHook } from "../ingest/ports.ts";
 import type { Db } from "../store/db.ts";
 import {
-  currentRevisions, deleteKcsOfChunks, getArticle, getRevision, latestStoredTime, listArticles, listRevisions, listTranslations, translationsByFreshness,
+  currentRevisions, getArticle, getRevision, latestStoredTime, listArticles, listRevisions, listTranslations, translationsByFreshness,
   type ArticleRow, type RevisionRow, type TranslationRow,
 } from "../store/kcs.ts";
+import { deleteKcsOfChunks } from "../store/kcs-erasure.ts";
 import { captureArticleHook } from "./capture-article.ts";
-import { fileTranslation, translationHook, TRANSLATE_DOOR, type FiledTranslation } from "./translate.ts";
+import { fileTranslation, translationHook, TRANSLATE_DOOR, type FiledTranslation, type TranslateInput } from "./translate.ts";
 
 /** A translation as served. */
 export interface TranslationView {
@@ -71,7 +72,7 @@ export interface KbService {
   /** A deleted chunk takes the revisions holding it (erasure runs the same delete in its own transaction). */
   readonly txHook: TxHook;
   /** `POST /kcs/translate`. */
-  translate(body: unknown, o?: { actor?: string }): Promise<FiledTranslation>;
+  translate(body: TranslateInput, o?: { actor?: string }): Promise<FiledTranslation>;
   listArticles(o?: { domain?: string; after?: number; limit?: number }): Promise<{ articles: ArticleSummary[]; next_after?: number }>;
   getArticle(id: number): Promise<ArticleView>;
   /** Translations, optionally only the stale (or only the fresh) ones, or one article's. */

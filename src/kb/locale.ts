@@ -5,7 +5,9 @@
  * letters or 3 digits) and variants, joined by `-`; stored in canonical
  * case (`pt-BR`, `zh-Hant-TW`). Anything else is 400 `locale_invalid`.
  */
+import { z } from "zod";
 import { MemoryError } from "../core/errors.ts";
+import { specError } from "../core/schema.ts";
 
 /** The source locale of an article filed by a capture approval. */
 export const DEFAULT_LOCALE = "en";
@@ -33,4 +35,10 @@ export function parseLocale(v: unknown, field = "locale"): string {
     throw new MemoryError("locale_invalid", `${field} must be a BCP-47 language tag such as "de" or "pt-BR"`, { field, pattern: PATTERN.source });
   }
   return canonical(v);
+}
+
+/** A locale carried by request field `field`, as a schema (400 `locale_invalid`); parsed to canonical case. */
+export function localeField(field = "locale") {
+  const e = specError("locale_invalid", `${field} must be a BCP-47 language tag such as "de" or "pt-BR"`, { field, pattern: PATTERN.source });
+  return z.string({ error: e }).refine(isLocale, { error: e }).transform(canonical).meta({ example: "de", description: "BCP-47 language tag (locale_invalid)" });
 }

@@ -9,14 +9,15 @@
  */
 import type { AuditService } from "../audit/audit-service.ts";
 import type { InjectionPolicy } from "../config/config.ts";
+import { z } from "zod";
 import { MemoryError } from "../core/errors.ts";
-import { validateContent, validateTitle } from "../ingest/validate-ingest.ts";
+import { body, parseWith, specError } from "../core/schema.ts";
+import { Content, Title } from "../ingest/ingest-schema.ts";
 import type { DecisionHook } from "../review/decision-hooks.ts";
 import type { Db } from "../store/db.ts";
 import { decideTranslationRequest, getArticle, getTranslationRequest, insertTranslationRequest, upsertTranslation } from "../store/kcs.ts";
 import { fileGovernedProposal } from "../workflow/governed-proposal.ts";
-import { objectBody } from "../workflow/deps.ts";
-import { parseLocale } from "./locale.ts";
+import { localeField } from "./locale.ts";
 
 /** The review door translations are filed through. */
 export const TRANSLATE_DOOR = "kcs:translate";
@@ -39,19 +40,26 @@ export interface TranslateDeps {
   policy: InjectionPolicy;
 }
 
-function positiveInt(v: unknown, field: string): number {
-  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) throw new MemoryError("invalid_request", `${field} must be a positive integer`, { field });
-  return v;
+function positiveInt(field: string) {
+  const e = specError("invalid_request", `${field} must be a positive integer`, { field });
+  return z.number({ error: e }).int({ error: e }).min(1, { error: e }).max(Number.MAX_SAFE_INTEGER, { error: e });
 }
 
+/** `POST /kcs/translate` (SPEC §4.11, shape this project's choice): a human translation of an article, filed for review. */
+export const TranslateBody = body({
+  article_id: positiveInt("article_id"),
+  locale: localeField("locale"),
+  title: Title,
+  body: Content,
+  based_revision: positiveInt("based_revision").optional().meta({ description: "Default: the article's current revision" }),
+}, { error: specError("invalid_request", "body must be a JSON object", { field: "body" }, 400), nulls: ["article_id", "locale", "title", "body"], meta: { id: "KcsTranslateRequest", "x-cairn-choice": true } });
+
+/** What `POST /kcs/translate` takes. */
+export type TranslateInput = z.input<typeof TranslateBody>;
+
 /** Validates and files a translation; 404 for an unknown article. */
-export async function fileTranslation(d: TranslateDeps, raw: unknown, o: { actor?: string } = {}): Promise<FiledTranslation> {
-  const b = objectBody(raw);
-  const articleId = positiveInt(b.article_id, "article_id");
-  const locale = parseLocale(b.locale);
-  const title = validateTitle(b.title);
-  const body = validateContent(b.body);
-  const based = b.based_revision === undefined ? undefined : positiveInt(b.based_revision, "based_revision");
+export async function fileTranslation(d: TranslateDeps, raw: TranslateInput, o: { actor?: string } = {}): Promise<FiledTranslation> {
+  const { article_id: articleId, locale, title, body, based_revision: based } = parseWith(TranslateBody, raw);
   return await d.db.write(async (tx) => {
     const a = await getArticle(tx, articleId);
     if (!a) throw new MemoryError("not_found", `KCS article ${articleId} not found`, { field: "article_id" });

@@ -7,7 +7,7 @@
  * re-analysed.
  *
  * Boot time is mostly memory first touched (on this 2-core VM ~8 ms per MB,
- * README "Recall"), so nothing is materialised that the store does not keep:
+ * docs/benchmarks.md "Embedded server"), so nothing is materialised that the store does not keep:
  * no decoded token array, no copy of the forward lists.
  */
 
@@ -65,7 +65,7 @@ export function fillPostings(data: ForwardData): BuiltPostings | null {
   const df = data.df ?? countDocumentFrequencies(data, last);
   if (df === null || df.length !== T) return null;
   // All postings live in two shared buffers, each term a view at its offset: no per-term allocation and
-  // no object access in the token loop (the load-time hot path, README "Recall" boot figures).
+  // no object access in the token loop (the load-time hot path, docs/benchmarks.md boot figures).
   const offset = new Uint32Array(T + 1);
   for (let t = 0; t < T; t++) offset[t + 1] = offset[t] + df[t];
   const docs = new Uint32Array(offset[T]);

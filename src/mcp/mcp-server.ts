@@ -21,6 +21,7 @@ import type { Memory } from "../memory.ts";
 import type { UmpActor } from "../ump/actor.ts";
 import { toErrorResponse } from "../http/status.ts";
 import { UMP_TOOLS } from "./tools.ts";
+import type { UmpAuditInput, UmpFeedbackInput, UmpForgetInput, UmpRecallInput, UmpReviseInput } from "../ump/ump-schema.ts";
 
 /**
  * Tool naming: the spec's dotted names (`ump.remember`), or `underscore` (`ump_remember`) for model APIs that accept
@@ -38,15 +39,17 @@ export function createMcpServer(memory: Memory, actor: () => Promise<UmpActor>, 
   const names = o.toolNames ?? "dotted";
   const server = new Server({ name: "cairn", version: VERSION }, { capabilities: { tools: {}, resources: {} } });
   const ump = memory.ump;
+  // Tool arguments are untrusted JSON: each service parses them with its request schema (src/ump/ump-schema.ts),
+  // so the casts only name the shape the service checks.
   const run: Record<string, (a: UmpActor, args: Record<string, unknown>) => Promise<unknown>> = {
     "ump.capabilities": () => ump.capabilities(),
     "ump.remember": (a, args) => ump.remember(a, args),
     "ump.get": (a, args) => ump.get(a, args.id),
-    "ump.recall": (a, args) => ump.recall(a, args),
-    "ump.revise": (a, args) => ump.revise(a, args),
-    "ump.forget": (a, args) => ump.forget(a, args),
-    "ump.feedback": (a, args) => ump.feedback(a, args),
-    "ump.audit": (a, args) => ump.audit(a, args),
+    "ump.recall": (a, args) => ump.recall(a, args as UmpRecallInput),
+    "ump.revise": (a, args) => ump.revise(a, args as UmpReviseInput),
+    "ump.forget": (a, args) => ump.forget(a, args as UmpForgetInput),
+    "ump.feedback": (a, args) => ump.feedback(a, args as UmpFeedbackInput),
+    "ump.audit": (a, args) => ump.audit(a, args as UmpAuditInput),
     "ump.audit.verify": (a) => ump.auditVerify(a),
   };
 

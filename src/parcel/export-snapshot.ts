@@ -19,7 +19,7 @@ const PAGE = 500;
 /** Checks the domain, then returns its snapshot stream and the file name to offer. */
 export async function exportSnapshot(d: ParcelDeps, rawName: unknown): Promise<{ stream: ReadableStream<Uint8Array>; filename: string }> {
   // Issue 20: a snapshot's sections join per-domain and global tables in one query; across databases that is not
-  // built yet (README "Multi-database mode"), so refused rather than answered with a partial snapshot.
+  // built yet (docs/scale-out.md "One database per domain"), so refused rather than answered with a partial snapshot.
   if (d.db.router !== undefined) throw new MemoryError("multi_db_unsupported", "domain snapshots are not available with CAIRN_MULTI_DB=true", undefined, 409);
   const domain = normalizeDomainName(rawName, "name");
   if (domain !== GLOBAL_DOMAIN && !(await domainExists(d.db.client, domain))) throw new MemoryError("not_found", `domain '${domain}' not found`);

@@ -31,6 +31,8 @@ import { insertProposal } from "../store/proposals.ts";
 import { canonicalBytes } from "../ump/canonical-json.ts";
 import { verifyBytesAsync } from "../ump/sign.ts";
 import type { ParcelDeps } from "./parcel-deps.ts";
+import type { z } from "zod";
+import type { ParcelImportBody } from "./parcel-schema.ts";
 import { checkManifest, MAX_PARCEL_BYTES, parcelEnvelope, parcelHash, type ParcelRow } from "./parcel-format.ts";
 
 /** The import reply (this project's shape): what arrived and what became of it. */
@@ -48,11 +50,7 @@ export interface ImportResult {
 }
 
 /** The import request body. */
-export interface ImportRequest {
-  expected_signer?: unknown;
-  parcel?: unknown;
-  domain?: unknown;
-}
+export type ImportRequest = z.output<typeof ParcelImportBody>;
 
 /** The door imported proposals are filed through. */
 export const PARCEL_DOOR = "/parcels/import";

@@ -36,7 +36,7 @@ const invalid = (message: string) => new MemoryError("snapshot_invalid", message
 /** Imports a snapshot stream as domain `rawName`. `body` is the raw (gzip'd) request body. */
 export async function importSnapshot(d: ParcelDeps, rawName: unknown, body: ReadableStream<Uint8Array> | null, o: { reviewer: string }): Promise<SnapshotImportResult> {
   // Issue 20: a snapshot's sections join per-domain and global tables in one query; across databases that is not
-  // built yet (README "Multi-database mode"), so refused rather than answered with a partial snapshot.
+  // built yet (docs/scale-out.md "One database per domain"), so refused rather than answered with a partial snapshot.
   if (d.db.router !== undefined) throw new MemoryError("multi_db_unsupported", "domain snapshots are not available with CAIRN_MULTI_DB=true", undefined, 409);
   const domain = normalizeDomainName(rawName, "name");
   if (domain === GLOBAL_DOMAIN) throw new MemoryError("domain_protected", "the global domain cannot be imported over", undefined, 400);

@@ -10,9 +10,11 @@ import { GLOBAL_DOMAIN, normalizeDomainName } from "../domains/domain-name.ts";
 import { domainExists } from "../store/domains.ts";
 import { listLedgerRows, type LedgerRow } from "../store/parcels.ts";
 import { exportParcel, type ExportResult } from "./export-parcel.ts";
-import { importParcel, type ImportRequest, type ImportResult } from "./import-parcel.ts";
+import { importParcel, type ImportResult } from "./import-parcel.ts";
 import type { ParcelDeps } from "./parcel-deps.ts";
 import { exportSnapshot } from "./export-snapshot.ts";
+import { parseWith } from "../core/schema.ts";
+import { ParcelExportBody, ParcelImportBody, type ParcelExportInput, type ParcelImportInput } from "./parcel-schema.ts";
 import { importSnapshot, type SnapshotImportResult } from "./import-snapshot.ts";
 
 /** Who asks, and the domain check of the body-domain gate. */
@@ -40,9 +42,9 @@ export interface LedgerView {
 /** Parcel operations. */
 export interface ParcelService {
   /** `POST /parcels/export`, body `{domain, since?}`. */
-  exportParcel(body: unknown, caller: ParcelCaller): Promise<ExportResult>;
+  exportParcel(body: ParcelExportInput, caller: ParcelCaller): Promise<ExportResult>;
   /** `POST /parcels/import`, body `{expected_signer, parcel, domain?}`. */
-  importParcel(body: unknown, caller: ParcelCaller): Promise<ImportResult>;
+  importParcel(body: ParcelImportInput, caller: ParcelCaller): Promise<ImportResult>;
   /** `GET /parcels`: the ledger, newest last, `cursor` = the last id seen. */
   ledger(o: { domain?: string; cursor?: string; limit?: string }): Promise<{ rows: LedgerView[]; next_cursor?: string }>;
   /** `GET /domains/{name}/export`: the snapshot stream (gzip'd NDJSON) and a file name. */
@@ -55,17 +57,15 @@ export interface ParcelService {
 export function createParcelService(d: ParcelDeps): ParcelService {
   return {
     async exportParcel(body, caller) {
-      const b = asObject(body);
-      const domain = normalizeDomainName(b.domain, "domain");
+      const { domain, since } = parseWith(ParcelExportBody, body);
       caller.authorize?.(domain);
       if (domain !== GLOBAL_DOMAIN && !(await domainExists(d.db.client, domain))) {
         throw new MemoryError("domain_invalid", `domain '${domain}' is not registered`, { field: "domain" });
       }
-      return await exportParcel(d, { domain, since: since(b.since), reviewer: caller.reviewer });
+      return await exportParcel(d, { domain, since, reviewer: caller.reviewer });
     },
     async importParcel(body, caller) {
-      const b = asObject(body) as ImportRequest;
-      return await importParcel(d, b, {
+      return await importParcel(d, parseWith(ParcelImportBody, body), {
         reviewer: caller.reviewer,
         authorize: caller.authorize,
       });
@@ -84,17 +84,6 @@ export function createParcelService(d: ParcelDeps): ParcelService {
       return out;
     },
   };
-}
-
-function asObject(body: unknown): Record<string, unknown> {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new MemoryError("invalid_request", "body must be a JSON object");
-  return body as Record<string, unknown>;
-}
-
-function since(v: unknown): string | undefined {
-  if (v === undefined) return undefined;
-  if (typeof v !== "string" || Number.isNaN(Date.parse(v))) throw new MemoryError("invalid_request", "since must be an ISO-8601 timestamp", { field: "since" });
-  return new Date(Date.parse(v)).toISOString();
 }
 
 function view(r: LedgerRow): LedgerView {

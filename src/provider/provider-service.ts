@@ -7,7 +7,9 @@
  * that a human submits to `POST /kcs/translate`. With the lane off every
  * call answers 409 `provider_disabled`.
  */
+import { z } from "zod";
 import { MemoryError } from "../core/errors.ts";
+import { body as bodySchema, parseWith, specError } from "../core/schema.ts";
 import { sanitizeForRead } from "../hygiene/sanitize-for-read.ts";
 import type { FiledProposal, ProposalInput } from "../review/file-proposal.ts";
 import type { RunView } from "../workflow/deps.ts";
@@ -21,6 +23,22 @@ export const MAX_TRANSLATE_CHARS = 100_000;
 /** SPEC §8: content is at most 1,000,000 bytes. */
 const MAX_CONTENT_BYTES = 1_000_000;
 const LOCALE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/;
+const badText = specError("invalid_request", `text must be 1 to ${MAX_TRANSLATE_CHARS} characters`, { field: "text" });
+const badLocale = specError("locale_invalid", "locale must be a BCP 47 tag such as de or pt-BR", { field: "locale" });
+const badArticle = specError("invalid_request", "article_id must be a positive integer or a string of 1 to 128 characters", { field: "article_id" });
+
+/** `POST /kcs/translate/suggest` (shape this project's choice); a body that is not an object reads as `{}`. */
+export const SuggestBody = bodySchema({
+  text: z.string({ error: badText }).refine((t) => t.trim() !== "" && t.length <= MAX_TRANSLATE_CHARS, { error: badText }).meta({ maxLength: MAX_TRANSLATE_CHARS }),
+  locale: z.string({ error: badLocale }).regex(LOCALE, { error: badLocale }).meta({ example: "de" }),
+  article_id: z.union([
+    z.string().min(1).max(128),
+    z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  ], { error: badArticle }).optional().meta({ description: "Echoed back; integer or string" }),
+}, { error: badText, nulls: ["text", "locale"], meta: { id: "KcsSuggestRequest", "x-cairn-choice": true } });
+
+/** What `POST /kcs/translate/suggest` takes. */
+export type SuggestInput = z.input<typeof SuggestBody>;
 
 /** Token usage of one call, as the provider reported it. */
 export interface Usage {
@@ -55,7 +73,7 @@ export interface ProviderService {
   readonly enabled: boolean;
   readonly name?: string;
   draftKcs(runId: number): Promise<KcsDraftResult>;
-  suggestTranslation(body: unknown): Promise<TranslationSuggestion>;
+  suggestTranslation(body: SuggestInput): Promise<TranslationSuggestion>;
 }
 
 /** What the lane reads and writes through (the composition root passes the workflow and review services). */
@@ -113,18 +131,10 @@ export function createProviderService(d: ProviderDeps): ProviderService {
     },
     async suggestTranslation(body) {
       if (!chat) disabled();
-      const b = (typeof body === "object" && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
-      if (typeof b.text !== "string" || b.text.trim() === "" || b.text.length > MAX_TRANSLATE_CHARS) {
-        throw new MemoryError("invalid_request", `text must be 1 to ${MAX_TRANSLATE_CHARS} characters`, { field: "text" });
-      }
-      if (typeof b.locale !== "string" || !LOCALE.test(b.locale)) throw new MemoryError("locale_invalid", "locale must be a BCP 47 tag such as de or pt-BR", { field: "locale" });
-      const articleId = b.article_id;
-      if (articleId !== undefined && !(typeof articleId === "string" && articleId.length > 0 && articleId.length <= 128) && !(typeof articleId === "number" && Number.isSafeInteger(articleId) && articleId > 0)) {
-        throw new MemoryError("invalid_request", "article_id must be a positive integer or a string of 1 to 128 characters", { field: "article_id" });
-      }
+      const b = parseWith(SuggestBody, body);
       const reply = await chatComplete(chat, translatePrompt(b.text, b.locale));
       const suggestion: TranslationSuggestion["suggestion"] = { locale: b.locale, text: reply.text };
-      if (articleId !== undefined) suggestion.article_id = articleId as string | number;
+      if (b.article_id !== undefined) suggestion.article_id = b.article_id;
       return { suggestion, origin: "model", submit_to: "/kcs/translate", provider: chat.name, model: reply.model, usage: reply.usage };
     },
   };

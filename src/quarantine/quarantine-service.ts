@@ -53,7 +53,7 @@ export function createQuarantineService(ctx: WriteContext): QuarantineService {
   return {
     async list({ after = 0, limit = 100, piiRead = false }) {
       const lim = Math.max(1, Math.min(500, limit));
-      // Multi-database mode: each database's first page after the cursor, merged in id order (README "Multi-database mode").
+      // Multi-database mode: each database's first page after the cursor, merged in id order (docs/scale-out.md "One database per domain").
       const rows: Chunk[] = [];
       for (const d of dbsOf(ctx.db)) rows.push(...(await listFlagged(d.client, after, lim)));
       rows.sort((a, b) => a.id - b.id).splice(lim);

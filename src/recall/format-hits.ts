@@ -79,7 +79,7 @@ export function formatHit(h: RankedHit, c: Chunk, o: FormatOptions): Record<stri
   if (typeof c.meta?.source_link === "string") evidence.source_link = seam(c.meta.source_link as string);
   hit.evidence = evidence;
   // Issue 22 item 7: `relevance` is how well this query matched (from the fused score); `confidence` is the label
-  // stored with the entry (SPEC §2.1), unchanged by the query. README "Hit fields that read alike".
+  // stored with the entry (SPEC §2.1), unchanged by the query. docs/recall.md "What a hit says".
   hit.relevance = relevanceOf(h.score);
   hit.confidence = c.confidence;
   if (c.assertionKind !== undefined) hit.assertion_kind = c.assertionKind;

@@ -1,5 +1,5 @@
 /**
- * A server node's boot cache (issue 20; README "Several nodes over one libSQL server"): the lexical snapshot the
+ * A server node's boot cache (issue 20; docs/scale-out.md "Several nodes over one libSQL server"): the lexical snapshot the
  * embedded default already writes, plus the node's vector matrix and a `node` section saying which store and which
  * point of its change sequence the indexes cover. A restarting node loads its indexes from it and reads from the
  * server only the labels and the changes after that point, instead of every chunk's text and vector over HTTP.

@@ -72,8 +72,8 @@ export const FEATURE_NAMES: Readonly<Record<ConfidenceProfile, readonly string[]
 /**
  * Logistic coefficients (bias first, then `featuresOf` order), fitted by
  * scripts/calibrate-abstention.ts on SciFact train + LoCoMo dev (answerable)
- * against LoCoMo category 5, off-topic and nonsense queries; README "Recall
- * quality" has the figures. Confidence is the fitted probability that the
+ * against LoCoMo category 5, off-topic and nonsense queries; docs/benchmarks.md
+ * "Abstention" has the figures. Confidence is the fitted probability that the
  * query is answerable from this store (the bias is shifted so both
  * profiles abstain at the one served threshold, `abstainBelow` 0.16, at the
  * point where at most 1% of the answerable calibration queries abstain).

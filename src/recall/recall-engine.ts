@@ -19,6 +19,7 @@ import type { CrossScorer, GraphLeg, TemporalFilter } from "./ports.ts";
 import { validateQueryDoc } from "./query-doc.ts";
 import type { RecallIndex } from "./recall-index.ts";
 import { DEFAULT_RECALL_PARAMS, type RecallParams } from "./recall-params.ts";
+import type { RecallInput, RecallReply } from "./recall-schema.ts";
 import { runRecall, type RecallDeps } from "./recall-service.ts";
 
 /** Options of one recall call from a binding. */
@@ -39,7 +40,8 @@ export interface RecallEngine {
   readonly bootCache?: LoadedRecallIndex["cache"];
   /** How the vector leg searches (`none` without an embedder). */
   readonly vectorLeg: "scan" | "diskann" | "none";
-  recall(body: unknown, opts?: RecallCallOptions): Promise<Record<string, unknown>>;
+  /** One recall: the body is validated with `RecallBody` (untyped callers are checked the same way). */
+  recall(body: RecallInput, opts?: RecallCallOptions): Promise<RecallReply>;
   setGraphLeg(leg: GraphLeg): void;
   setTemporalFilter(f: TemporalFilter): void;
   /** Tuning seam only (scripts/cv-recall.ts): observe each search's reranked head and its features. */
@@ -63,9 +65,9 @@ export async function createRecallEngine(o: {
 }): Promise<RecallEngine> {
   const { index, lexical, cache } = await loadRecallIndex(o.db, o.embedder, o.snapshots, { nodeVectorRows: o.nodeVectorRows });
   // The vector leg: an exact scan of the in-memory matrix, or libSQL's DiskANN index above the documented size
-  // (README "Recall": its recall@10 against the exact scan is measured there). A remote server no longer implies
+  // (docs/benchmarks.md "Vector index": its recall@10 against the exact scan is measured there). A remote server no longer implies
   // DiskANN (issue 20): every node holds the matrix anyway, and maintaining the index was ~90% of sqld's CPU in a
-  // batched ingest (README "Several nodes over one libSQL server").
+  // batched ingest (docs/scale-out.md "Several nodes over one libSQL server").
   const mode = o.vectorIndex ?? "auto";
   // Multi-database mode keeps the exact in-memory scan: an engine-side vector index lives in one database only.
   const useAnn = index.vectors !== undefined && o.db.router === undefined &&
@@ -93,7 +95,8 @@ export async function createRecallEngine(o: {
         timer = setTimeout(() => reject(new MemoryError("recall_unavailable", "recall exceeded its search budget")), o.budgetMs);
       });
       try {
-        return await Promise.race([runRecall(deps, q, { piiRead: opts.piiRead ?? false, filter: opts.filter }), budget]);
+        // runRecall builds the SPEC §4.1 reply field by field (format-hits.ts); RecallReplySchema documents that shape.
+        return await Promise.race([runRecall(deps, q, { piiRead: opts.piiRead ?? false, filter: opts.filter }), budget]) as RecallReply;
       } catch (e) {
         // SPEC §7: a failed search task is 503 recall_unavailable; client errors keep their codes.
         if (isMemoryError(e)) throw e;

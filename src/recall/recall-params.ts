@@ -1,6 +1,6 @@
 /**
  * The recall engine's tunable parameters, in one place, chosen on the train
- * splits (SciFact train, LoCoMo dev) — see README "Recall quality". Every
+ * splits (SciFact train, LoCoMo dev) — see docs/benchmarks.md "Recall quality". Every
  * stage reads them from here so eval and serving agree.
  */
 import { DEFAULT_RERANK_WEIGHTS, type RerankWeights } from "./rerank.ts";

@@ -120,7 +120,7 @@ export function rerankScore(
     proximity: nearPairs ? near / nearPairs : 0,
     speaker: scores.speaker ?? 0,
     date: scores.date ?? 0,
-    // Computed only when it counts (or a tuning probe reads every feature): off by default, see the README.
+    // Computed only when it counts (or a tuning probe reads every feature): off by default, see docs/benchmarks.md "Recall quality".
     window: idfSum > 0 && ((w.window ?? 0) > 0 || allFeatures) ? bestWindow(q, pos, WINDOW) / idfSum : 0,
     cluster: scores.cluster ?? 0,
   };

@@ -47,7 +47,7 @@ export async function searchScope(
   // The vector leg scans the whole store when it is asked for (`vec`, `hyde`, `source: vector`, or the
   // `always` setting) or must rescue an (almost) empty lexical leg. Otherwise it scores the lexical
   // candidates only — their cosines feed the rerank and the confidence, not the fusion — which measured
-  // no worse on both train splits and saves the scan (README "Recall").
+  // no worse on both train splits and saves the scan (docs/benchmarks.md "Recall quality").
   const vectors = d.index.vectors;
   const asked = q.vec !== undefined || q.hyde !== undefined || q.leg === "vector" || p.vecScan === "always";
   const profile = qvec && d.embedder?.id.startsWith(STATIC_MODEL_ID) ? "static" : "lexical";
@@ -88,7 +88,7 @@ export async function searchScope(
   // The vector leg scans the whole store when it is asked for (`vec`, `hyde`, `source: vector`, or the
   // `always` setting) or must rescue an (almost) empty lexical leg. Otherwise it scores the lexical
   // candidates only — their cosines feed the rerank and the confidence, not the fusion — which measured
-  // no worse on both train splits and saves the scan (README "Recall").
+  // no worse on both train splits and saves the scan (docs/benchmarks.md "Recall quality").
   let run = await legs(asked || lex.length < p.vecScanBelow);
   // Issue 24: before abstaining on a lexical leg shorter than `limit`, the vector leg rescues (scans and fuses).
   if (!run.scan && qvec && vectors && lex.length < q.limit && !run.quality.answer_guard && run.quality.confidence < p.abstainBelow) run = await legs(true);

@@ -13,7 +13,7 @@ import type { ReviewGate } from "../ingest/ports.ts";
 import { getProposal, listProposals, type ProposalStatus } from "../store/proposals.ts";
 import { approveProposal, type ApproveResult, type PromotionHook } from "./approve-proposal.ts";
 import { fileProposal, type FiledProposal, type ProposalInput } from "./file-proposal.ts";
-import { parseProposalBody } from "./parse-proposal.ts";
+import { parseProposalBody, type ProposalBodyInput } from "./parse-proposal.ts";
 import type { ReadCanonical } from "./read-canonical.ts";
 import { rejectProposal, type RejectResult } from "./reject-proposal.ts";
 import { proposalView, type ProposalView } from "./review-view.ts";
@@ -27,7 +27,7 @@ export interface ReviewService {
   /** The gate handed to the posture-carrying write doors. */
   readonly gate: ReviewGate;
   /** `POST /ingest/proposal`. */
-  propose(body: unknown): Promise<FiledProposal>;
+  propose(body: ProposalBodyInput): Promise<FiledProposal>;
   /** Files an already-validated candidate (other doors). */
   file(input: ProposalInput): Promise<FiledProposal>;
   /** Review views; text fields are PII-redacted unless `piiRead` (the digest is the same either way). */

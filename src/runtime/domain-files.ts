@@ -1,5 +1,5 @@
 /**
- * Where multi-database mode keeps each domain's libSQL file (issue 20, README "Multi-database mode"):
+ * Where multi-database mode keeps each domain's libSQL file (issue 20, docs/scale-out.md "One database per domain"):
  * `<directory of the global database>/domains/<domain>.db`, with its `-wal` and `-shm` beside it. Domain names match
  * `^[a-z0-9][a-z0-9_-]{0,62}$` (SPEC §2.5), so a name is always a safe file name. Node and Deno.
  */

@@ -13,28 +13,40 @@ function windows(): boolean {
   return isDeno ? g.Deno.build.os === "windows" : g.process.platform === "win32";
 }
 
-/** Reads an owner-only file's text; undefined when absent; `insecure_file_mode` when group or others may read it. */
+/** Configs, secrets and the salt are a few KiB; anything past this is not one of them (bounded read, STYLE 17). */
+const MAX_PRIVATE_BYTES = 1024 * 1024;
+
+/**
+ * Reads an owner-only file's text; undefined when absent; `insecure_file_mode` when group or others may read it.
+ * The mode, the kind and the size are checked before a byte is read, so a path naming a device or a huge file is
+ * refused without reading it.
+ */
 export async function readPrivateText(path: string, label = "file"): Promise<string | undefined> {
-  let mode: number;
-  let text: string;
+  let st: { mode: number; size: number; isFile: boolean };
   try {
     if (isDeno) {
-      mode = (await g.Deno.stat(path)).mode ?? 0;
-      text = await g.Deno.readTextFile(path);
+      const d = await g.Deno.stat(path);
+      st = { mode: d.mode ?? 0, size: d.size, isFile: d.isFile };
     } else {
-      const fs = await import("node:fs/promises");
-      mode = (await fs.stat(path)).mode;
-      text = await fs.readFile(path, "utf8");
+      const d = await (await import("node:fs/promises")).stat(path);
+      st = { mode: d.mode, size: d.size, isFile: d.isFile() };
     }
   } catch (e) {
     if ((e as { code?: string; name?: string }).code === "ENOENT" || (e as { name?: string }).name === "NotFound") return undefined;
     throw new MemoryError("connector_config_unreadable", `The ${label} could not be read`, undefined, 400);
   }
-  if (!windows() && (mode & 0o077) !== 0) {
-    const octal = (mode & 0o777).toString(8).padStart(4, "0");
+  if (!windows() && (st.mode & 0o077) !== 0) {
+    const octal = (st.mode & 0o777).toString(8).padStart(4, "0");
     throw new MemoryError("insecure_file_mode", `The ${label} has mode ${octal}; chmod 600 it (owner-only is required)`, { mode: octal }, 400);
   }
-  return text;
+  if (!st.isFile || st.size > MAX_PRIVATE_BYTES) {
+    throw new MemoryError("connector_config_unreadable", `The ${label} is not a regular file of at most 1 MiB`, undefined, 400);
+  }
+  try {
+    return isDeno ? await g.Deno.readTextFile(path) : await (await import("node:fs/promises")).readFile(path, "utf8");
+  } catch {
+    throw new MemoryError("connector_config_unreadable", `The ${label} could not be read`, undefined, 400);
+  }
 }
 
 /** Creates `path` (parent directory 0700) with mode 0600; throws when it already exists. */

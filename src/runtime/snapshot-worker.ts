@@ -1,7 +1,7 @@
 /**
  * Node worker entry (src/runtime/platform.ts `loadSnapshotOffThread`): reads the lexical snapshot file,
  * decodes its container and fills the postings, then hands everything to the main thread with the big
- * buffers transferred, not copied. Boot meanwhile reads labels and vectors (README "Recall": boot).
+ * buffers transferred, not copied. Boot meanwhile reads labels and vectors (docs/benchmarks.md "Embedded server": boot).
  */
 import { readFileSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";

@@ -19,6 +19,7 @@ import type { AuditService } from "../audit/audit-service.ts";
 import { xxh3Hex } from "../core/content-hash.ts";
 import type { WriteContext } from "../ingest/context.ts";
 import type { MarkdownIngestOptions, MarkdownIngestResult } from "../ingest/ingest-markdown.ts";
+import type { MarkdownInput } from "../ingest/ingest-schema.ts";
 import { deleteMemory } from "../lifecycle/delete-memory.ts";
 import { parseMarkdown } from "../markdown/mod.ts";
 import { getChunk } from "../store/chunks.ts";
@@ -62,7 +63,7 @@ export interface SourceDeps {
   clock: () => Date;
   audit: AuditService;
   /** The markdown door (`/ingest/markdown`), stamping chunks `vault`. */
-  ingestMarkdown(body: unknown, opts: Omit<MarkdownIngestOptions, "graph">): Promise<MarkdownIngestResult>;
+  ingestMarkdown(body: MarkdownInput, opts: Omit<MarkdownIngestOptions, "graph">): Promise<MarkdownIngestResult>;
 }
 
 /** Title of a note: front matter `title`, else its first heading, else its file name. */
@@ -95,7 +96,7 @@ export function createSourceService(d: SourceDeps): SourceService {
     list: (kind, root) => listFileSources(d.db.client, kind, root),
     hashOf: (content) => xxh3Hex(content),
     async ingestFile(f) {
-      const body: Record<string, unknown> = { title: noteTitle(f.path, f.content), content: f.content };
+      const body: MarkdownInput = { title: noteTitle(f.path, f.content), content: f.content };
       if (f.domain) body.domain = f.domain;
       // The note's own earlier chunks whose labels no longer match the file are replaced, so the stored note equals a
       // fresh ingest of the file whatever its history (a watch that saw every save ends where one reconcile ends).
@@ -108,33 +109,37 @@ export function createSourceService(d: SourceDeps): SourceService {
       const out: FileIngest = { sourceId: 0, chunkIds: r.chunks.map((c) => c.id), created: 0, duplicate: 0 };
       for (const c of r.chunks) out[c.status === "created" ? "created" : "duplicate"]++;
       const hash = await xxh3Hex(f.content);
+      const pathRef = await d.audit.ref("path", f.path);
       out.sourceId = await d.db.write(async (tx) => {
         const id = await upsertFileSource(tx, { kind: f.kind, root: f.root, path: f.path, hash, at: now() });
         await setSourceChunks(tx, id, out.chunkIds);
-        await d.audit.append(tx, { action: "source_ingest", target: `source:${id}`, detail: { kind: f.kind, path: f.path, hash, chunks: out.chunkIds } });
+        await d.audit.append(tx, { action: "source_ingest", target: `source:${id}`, detail: { kind: f.kind, path_ref: pathRef, hash, chunks: out.chunkIds } });
         return id;
       });
       return out;
     },
     async linkRecordFile(f) {
       const hash = await xxh3Hex(f.content);
+      const pathRef = await d.audit.ref("path", f.path);
       await d.db.write(async (tx) => {
         const id = await upsertFileSource(tx, { kind: f.kind, root: f.root, path: f.path, hash, recordId: f.recordId, at: now() });
         await setSourceChunks(tx, id, []);
-        await d.audit.append(tx, { action: "source_record", target: `source:${id}`, detail: { kind: f.kind, path: f.path, hash, record: f.recordId } });
+        await d.audit.append(tx, { action: "source_record", target: `source:${id}`, detail: { kind: f.kind, path_ref: pathRef, hash, record: f.recordId } });
       });
     },
     async moveFile(s, to) {
+      const refs = { from_ref: await d.audit.ref("path", s.path), to_ref: await d.audit.ref("path", to) };
       await d.db.write(async (tx) => {
         await moveFileSource(tx, s.id, to, now());
-        await d.audit.append(tx, { action: "source_move", target: `source:${s.id}`, detail: { from: s.path, to } });
+        await d.audit.append(tx, { action: "source_move", target: `source:${s.id}`, detail: refs });
       });
     },
     async deleteFile(s) {
+      const pathRef = await d.audit.ref("path", s.path);
       await d.db.write(async (tx) => {
         const chunks = await chunksOfSource(tx, s.id);
         await markFileSourceDeleted(tx, s.id, now());
-        await d.audit.append(tx, { action: "source_delete", target: `source:${s.id}`, detail: { path: s.path, chunks } });
+        await d.audit.append(tx, { action: "source_delete", target: `source:${s.id}`, detail: { path_ref: pathRef, chunks } });
       });
     },
     async reconcile() {

@@ -3,6 +3,7 @@
  * offending ids (at most `limit`) and their total count.
  */
 import type { Exec } from "./db.ts";
+import { SOFT_TOMBSTONE_SQL } from "./tombstones.ts";
 
 /** Offending ids of one invariant. */
 export interface Offenders {
@@ -43,8 +44,10 @@ export async function storeInvariants(ex: Exec, limit = 10): Promise<Record<stri
     proposal_state: await offenders(ex,
       `FROM proposals p WHERE (p.status = 'pending' AND (p.decided_at IS NOT NULL OR p.promoted_chunk_id IS NOT NULL))
          OR (p.status <> 'pending' AND p.decided_at IS NULL) OR (p.status = 'rejected' AND p.promoted_chunk_id IS NOT NULL)`, "p.id", limit),
-    // tombstoned chunk ids that are still stored (chunk id)
-    tombstoned_present: await offenders(ex, "FROM tombstones t WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.id = t.chunk_id)", "t.chunk_id", limit),
+    // tombstoned chunk ids that are still stored (chunk id), soft tombstones aside: a soft UMP forget or a retention
+    // expiry retires a record and keeps its chunk (SPEC §3); `softTombstonesOnStored` pages those for the record check.
+    tombstoned_present: await offenders(ex,
+      `FROM tombstones t WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.id = t.chunk_id) AND NOT ${SOFT_TOMBSTONE_SQL}`, "t.chunk_id", limit),
   };
 }
 
@@ -56,7 +59,7 @@ export async function approvedSupersedesEdges(ex: Exec): Promise<[number, number
 
 // --- multi-database mode (issue 20): the checks whose rows span the global database and the domain databases ---
 
-/** The invariants whose rows all live in one database (run on each database, README "Multi-database mode"). */
+/** The invariants whose rows all live in one database (run on each database, docs/scale-out.md "One database per domain"). */
 export const PER_DATABASE = ["orphan_vectors", "dangling_relation_owners", "tombstoned_present"] as const;
 
 /** Open consolidation links' ends after `afterId` (global database), one page. */
@@ -86,4 +89,25 @@ export async function presentChunkIds(ex: Exec, ids: readonly number[], tombston
     : `SELECT id FROM chunks WHERE id IN (${marks})`;
   const rs = await ex.execute({ sql, args: tombstoned ? [...ids, ...ids] : [...ids] });
   return rs.rows.map((r) => Number(r[0]));
+}
+
+/** Soft tombstones on stored chunks after tombstone id `afterId` (this database), one page, with the record each retired. */
+export async function softTombstonesOnStored(ex: Exec, afterId: number, limit: number): Promise<{ id: number; chunkId: number; recordId: string }[]> {
+  const rs = await ex.execute({
+    sql: `SELECT t.id, t.chunk_id, substr(t.reason, instr(t.reason, ' ') + 1) AS record_id FROM tombstones t
+          WHERE t.id > ? AND ${SOFT_TOMBSTONE_SQL} AND EXISTS (SELECT 1 FROM chunks c WHERE c.id = t.chunk_id) ORDER BY t.id LIMIT ?`,
+    args: [afterId, limit],
+  });
+  return rs.rows.map((r) => ({ id: Number(r.id), chunkId: Number(r.chunk_id), recordId: String(r.record_id) }));
+}
+
+/** The ids among `recordIds` of UMP records that are live (stored and not tombstoned; global database). */
+export async function liveUmpIds(ex: Exec, recordIds: readonly string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (let i = 0; i < recordIds.length; i += 900) {
+    const part = recordIds.slice(i, i + 900);
+    const rs = await ex.execute({ sql: `SELECT id FROM ump_records WHERE status <> 'tombstoned' AND id IN (${part.map(() => "?").join(", ")})`, args: part });
+    for (const r of rs.rows) out.add(String(r.id));
+  }
+  return out;
 }

@@ -1,5 +1,5 @@
 /**
- * Multi-database mode (issue 20, SPEC §2.5, README "Multi-database mode"): each registered domain but `global`
+ * Multi-database mode (issue 20, SPEC §2.5, docs/scale-out.md "One database per domain"): each registered domain but `global`
  * keeps its chunks, vectors, tombstones, graph rows and change sequence in its own libSQL database; everything else
  * (audit chain, review queue, UMP records, domain registry, auth, workflow, …) stays in the global database, which
  * also holds the `global` domain's rows. Ids stay unique across databases: a domain with shard ordinal k allocates

@@ -1,8 +1,8 @@
 /**
  * KCS article rows (migration 60; issue 17, SPEC §3 approve row, §4.11
  * `/kcs/translate`): articles and their numbered revisions, per-locale
- * translations pinned to a revision, pending translation requests, and the
- * erasure delete (revisions go with the chunks they point at).
+ * translations pinned to a revision and pending translation requests. The
+ * erasure deletes are in `kcs-erasure.ts`.
  */
 import type { Row } from "@libsql/client";
 import type { Exec } from "./db.ts";
@@ -200,35 +200,6 @@ export async function getTranslationRequest(ex: Exec, proposalId: number): Promi
 /** Moves a request to its decision. */
 export async function decideTranslationRequest(ex: Exec, proposalId: number, status: "approved" | "rejected", now: string): Promise<void> {
   await ex.execute({ sql: "UPDATE kcs_translation_requests SET status = ?, decided_at = ? WHERE proposal_id = ?", args: [status, now, proposalId] });
-}
-
-/**
- * Erasure (SPEC §1 item 6): revisions holding erased chunks go in the same transaction; an article left with no
- * revision goes with its translations and requests, and any other moves to its newest remaining revision.
- */
-export async function deleteKcsOfChunks(ex: Exec, chunkIds: readonly number[]): Promise<number> {
-  let removed = 0;
-  for (let i = 0; i < chunkIds.length; i += 900) {
-    const part = chunkIds.slice(i, i + 900);
-    const marks = part.map(() => "?").join(", ");
-    const hit = await ex.execute({ sql: `SELECT DISTINCT article_id FROM kcs_revisions WHERE chunk_id IN (${marks})`, args: [...part] });
-    if (!hit.rows.length) continue;
-    const del = await ex.execute({ sql: `DELETE FROM kcs_revisions WHERE chunk_id IN (${marks})`, args: [...part] });
-    removed += del.rowsAffected;
-    for (const row of hit.rows) {
-      const id = Number(row.article_id);
-      const left = await ex.execute({ sql: "SELECT MAX(revision) AS m FROM kcs_revisions WHERE article_id = ?", args: [id] });
-      const max = num(left.rows[0]?.m);
-      if (max === undefined) {
-        await ex.execute({ sql: "DELETE FROM kcs_translations WHERE article_id = ?", args: [id] });
-        await ex.execute({ sql: "DELETE FROM kcs_translation_requests WHERE article_id = ?", args: [id] });
-        await ex.execute({ sql: "DELETE FROM kcs_articles WHERE id = ?", args: [id] });
-      } else {
-        await ex.execute({ sql: "UPDATE kcs_articles SET current_revision = ? WHERE id = ?", args: [max, id] });
-      }
-    }
-  }
-  return removed;
 }
 
 /** The newest stored timestamp among articles, revisions, translations and the audit log (a build's stamp source). */

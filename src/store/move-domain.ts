@@ -1,5 +1,5 @@
 /**
- * The SQL of `cairn migrate multi-db` (issue 20, README "Multi-database mode"): one domain's per-domain rows
+ * The SQL of `cairn migrate multi-db` (issue 20, docs/scale-out.md "One database per domain"): one domain's per-domain rows
  * (chunks, vectors, tombstones, entities, relations, entity–chunk links) copied from the single file into the
  * domain's own database with their ids, then deleted from the single file. The copy replaces rows by key, so a
  * copy interrupted before the delete committed is simply redone; the delete runs only once the copy is counted

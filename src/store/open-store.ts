@@ -60,7 +60,7 @@ export async function openStore(loc: StoreLocation): Promise<Db> {
 
 /**
  * Issue 20: a libSQL server named by an `http(s)://` URL is spoken to over Hrana on a WebSocket (`ws(s)://`, the same
- * port sqld serves HTTP on) when the server accepts one. Measured over sqld on loopback (README "Several nodes over one
+ * port sqld serves HTTP on) when the server accepts one. Measured over sqld on loopback (docs/benchmarks.md "Several nodes over one
  * libSQL server"): a node's catch-up reads of another node's 4,000 chunks took 1.05 s for the rows and 0.5 s for the
  * vectors over a WebSocket against 4.0 s and 3.1 s over HTTP, at a third of the CPU. A server (or a proxy in front of
  * it) that refuses the upgrade is spoken to over HTTP as before.

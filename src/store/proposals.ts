@@ -6,6 +6,7 @@
  */
 import type { Row } from "@libsql/client";
 import type { Exec } from "./db.ts";
+import { matchWhere } from "./erasure-match.ts";
 
 /** Proposal statuses (SPEC §2.7). */
 export type ProposalStatus = "pending" | "approved" | "rejected";
@@ -139,21 +140,19 @@ export async function proposalIdsPromotedTo(ex: Exec, chunkIds: number[]): Promi
   return out;
 }
 
-/** Ids of proposals owned by `owner` or whose content or title contains any of `needles` (ASCII case-insensitive). */
+/**
+ * Ids of proposals owned by `owner` or whose text contains any of `needles` (ASCII case-insensitive): content, title,
+ * sourcing prompt, source, and the JSON a door kept beside the text (the sealed UMP record, chunk metadata, carried
+ * labels and edges, screen and score notes) — every column a reviewer or an approval could read the subject from.
+ */
 export async function proposalIdsMatching(ex: Exec, o: { owner?: string; needles: string[] }): Promise<number[]> {
   const ids = new Set<number>();
   if (o.owner !== undefined) {
     const rs = await ex.execute({ sql: "SELECT id FROM proposals WHERE owner = ?", args: [o.owner] });
     for (const r of rs.rows) ids.add(Number(r.id));
   }
-  for (const n of o.needles) {
-    const rs = await ex.execute({
-      sql: `SELECT id FROM proposals WHERE instr(lower(content), lower(?)) > 0 OR instr(lower(coalesce(title, '')), lower(?)) > 0
-              OR instr(lower(coalesce(source_prompt, '')), lower(?)) > 0`,
-      args: [n, n, n],
-    });
-    for (const r of rs.rows) ids.add(Number(r.id));
-  }
+  const m = matchWhere(["content", "title", "source_prompt", "source", "ump_record", "meta_json", "carried", "screen", "score_breakdown"], o.needles);
+  if (m) for (const r of (await ex.execute({ sql: `SELECT id FROM proposals WHERE ${m.sql}`, args: m.args })).rows) ids.add(Number(r.id));
   return [...ids].sort((a, b) => a - b);
 }
 

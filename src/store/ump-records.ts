@@ -172,12 +172,14 @@ export async function listRevokedJtis(ex: Exec): Promise<string[]> {
 }
 
 /** Deletes the record rows, their feedback and the vault file links of erased chunks (900 ids per statement). */
-export async function deleteUmpRowsOfChunks(ex: Exec, chunkIds: readonly number[]): Promise<void> {
+export async function deleteUmpRowsOfChunks(ex: Exec, chunkIds: readonly number[]): Promise<Record<string, number>> {
+  const n = { ump_records: 0, ump_feedback: 0, file_source_chunks: 0 };
   for (let i = 0; i < chunkIds.length; i += 900) {
     const part = chunkIds.slice(i, i + 900);
     const marks = part.map(() => "?").join(",");
-    await ex.execute({ sql: `DELETE FROM ump_feedback WHERE record_id IN (SELECT id FROM ump_records WHERE chunk_id IN (${marks}))`, args: part });
-    await ex.execute({ sql: `DELETE FROM ump_records WHERE chunk_id IN (${marks})`, args: part });
-    await ex.execute({ sql: `DELETE FROM file_source_chunks WHERE chunk_id IN (${marks})`, args: part });
+    n.ump_feedback += (await ex.execute({ sql: `DELETE FROM ump_feedback WHERE record_id IN (SELECT id FROM ump_records WHERE chunk_id IN (${marks}))`, args: part })).rowsAffected;
+    n.ump_records += (await ex.execute({ sql: `DELETE FROM ump_records WHERE chunk_id IN (${marks})`, args: part })).rowsAffected;
+    n.file_source_chunks += (await ex.execute({ sql: `DELETE FROM file_source_chunks WHERE chunk_id IN (${marks})`, args: part })).rowsAffected;
   }
+  return n;
 }

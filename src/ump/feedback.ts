@@ -6,27 +6,22 @@
  * read grant is enough to give it.
  */
 import { MemoryError } from "../core/errors.ts";
-import { umpObject, umpString } from "./_fields.ts";
-import { addUmpFeedback, FEEDBACK_OUTCOMES, type FeedbackOutcome } from "../store/ump-records.ts";
+import { parseWith } from "../core/schema.ts";
+import { UmpFeedbackBody, type UmpFeedbackInput } from "./ump-schema.ts";
+import { addUmpFeedback } from "../store/ump-records.ts";
 import { requireRead, type UmpActor } from "./actor.ts";
-import { loadRecord, parseRecordId } from "./load-record.ts";
+import { loadRecord } from "./load-record.ts";
 import type { UmpDeps } from "./ump-deps.ts";
 import { routedReader } from "../store/domain-dbs.ts";
 
 /** Records one feedback report. */
-export async function giveFeedback(d: UmpDeps, actor: UmpActor, raw: unknown): Promise<{ ok: true }> {
-  const body = umpObject(raw);
-  const id = parseRecordId(body.id);
-  const outcome = body.outcome;
-  if (!FEEDBACK_OUTCOMES.includes(outcome as FeedbackOutcome)) {
-    throw new MemoryError("invalid_record", `outcome must be one of ${FEEDBACK_OUTCOMES.join(", ")}`, { field: "outcome" });
-  }
-  const session = umpString(body, "session", 256);
+export async function giveFeedback(d: UmpDeps, actor: UmpActor, raw: UmpFeedbackInput): Promise<{ ok: true }> {
+  const { id, outcome, session } = parseWith(UmpFeedbackBody, raw);
   const { row, record } = await loadRecord(routedReader(d.db), id);
   if (row.status === "tombstoned") throw new MemoryError("not_found", "record not found", { id });
   requireRead(actor, record.scope);
   await d.db.write((tx) =>
-    addUmpFeedback(tx, { recordId: id, outcome: outcome as FeedbackOutcome, session, actor: actor.subject, at: d.clock().toISOString() })
+    addUmpFeedback(tx, { recordId: id, outcome, session, actor: actor.subject, at: d.clock().toISOString() })
   );
   d.events.emit({ kind: "feedback", id, scope: record.scope });
   return { ok: true };

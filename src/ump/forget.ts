@@ -12,34 +12,35 @@
  *   record rows); records on shared chunks lose only their rows. When the
  *   governance erasure service is wired it performs the chunk deletion.
  *
- * Each forget commits with one `ump_forget` audit row.
+ * Each forget commits with one `ump_forget` audit row. The client's `reason` is free text and the audit log is
+ * append-only (no erasure reaches it), so the row carries its salted hash (`reason_ref`, src/audit/identifier-ref.ts)
+ * and the tombstone rows a fixed reason, never the text itself (issue 35).
  */
 import { MemoryError } from "../core/errors.ts";
 import { eraseInTx } from "../erasure/erase-in-tx.ts";
-import { insertTombstone } from "../store/tombstones.ts";
+import { insertTombstone, softTombstoneReason } from "../store/tombstones.ts";
 import { deleteUmpRow, umpRowsOfChunk } from "../store/ump-records.ts";
 import { requireRead, requireVerb, type UmpActor } from "./actor.ts";
-import { findRecord, loadRecord, parseRecordId, type LoadedRecord } from "./load-record.ts";
+import { findRecord, loadRecord, type LoadedRecord } from "./load-record.ts";
 import { sealRecord } from "./record-rows.ts";
 import { rewriteRecords } from "./store-record.ts";
 import type { UmpDeps } from "./ump-deps.ts";
-import { umpBool, umpObject, umpString } from "./_fields.ts";
+import { parseWith } from "../core/schema.ts";
+import { UmpForgetBody, type UmpForgetInput } from "./ump-schema.ts";
 import { routedReader } from "../store/domain-dbs.ts";
 
 /** Forgets one record and its lineage. */
-export async function forget(d: UmpDeps, actor: UmpActor, raw: unknown): Promise<{ result: "tombstoned" | "erased" }> {
-  const body = umpObject(raw);
-  const id = parseRecordId(body.id);
-  const reason = umpString(body, "reason", 2048) ?? "forget";
-  const hard = umpBool(body, "hard") ?? false;
+export async function forget(d: UmpDeps, actor: UmpActor, raw: UmpForgetInput): Promise<{ result: "tombstoned" | "erased" }> {
+  const { id, reason = "forget", hard = false } = parseWith(UmpForgetBody, raw);
   const first = await loadRecord(routedReader(d.db), id);
   if (first.row.status === "tombstoned" && !hard) throw new MemoryError("not_found", "record not found", { id });
   requireRead(actor, first.record.scope);
   requireVerb(actor, "write", first.record.scope);
   const lineage = await collectLineage(d, first);
   for (const l of lineage) requireVerb(actor, "write", l.record.scope);
-  if (hard) await erase(d, lineage, reason, actor);
-  else await tombstone(d, lineage, reason, actor);
+  const reasonRef = await d.audit.ref("forget_reason", reason);
+  if (hard) await erase(d, lineage, reasonRef, actor);
+  else await tombstone(d, lineage, reasonRef, actor);
   for (const l of lineage) d.events.emit({ kind: hard ? "erased" : "tombstoned", id: l.record.id, scope: l.record.scope });
   return { result: hard ? "erased" : "tombstoned" };
 }
@@ -61,20 +62,20 @@ export async function collectLineage(d: UmpDeps, start: LoadedRecord): Promise<L
   return [...seen.values()];
 }
 
-async function tombstone(d: UmpDeps, lineage: LoadedRecord[], reason: string, actor: UmpActor): Promise<void> {
+async function tombstone(d: UmpDeps, lineage: LoadedRecord[], reasonRef: string, actor: UmpActor): Promise<void> {
   const seed = await d.keys();
   const live = lineage.filter((l) => l.row.status !== "tombstoned");
   const updated = live.map((l) => sealRecord({ ...l.record, lifecycle: { ...(l.record.lifecycle ?? {}), status: "tombstoned" } }, seed, d.didOf));
-  await rewriteRecords(d, updated, { action: "ump_forget", actor: actor.subject, detail: { ids: live.map((l) => l.record.id), hard: false, reason } },
+  await rewriteRecords(d, updated, { action: "ump_forget", actor: actor.subject, detail: { ids: live.map((l) => l.record.id), hard: false, reason_ref: reasonRef } },
     async (tx) => {
       const at = d.clock().toISOString();
       for (const l of live) {
-        await insertTombstone(tx, { chunkId: l.row.chunkId, domain: l.domain, contentHash: l.contentHash, reason: `ump_forget ${l.record.id}`, deletedAt: at });
+        await insertTombstone(tx, { chunkId: l.row.chunkId, domain: l.domain, contentHash: l.contentHash, reason: softTombstoneReason("ump_forget", l.record.id), deletedAt: at });
       }
     });
 }
 
-async function erase(d: UmpDeps, lineage: LoadedRecord[], reason: string, actor: UmpActor): Promise<void> {
+async function erase(d: UmpDeps, lineage: LoadedRecord[], reasonRef: string, actor: UmpActor): Promise<void> {
   const ids = new Set(lineage.map((l) => l.record.id));
   const chunks = [...new Set(lineage.map((l) => l.row.chunkId))];
   const exclusive: number[] = [];
@@ -84,8 +85,8 @@ async function erase(d: UmpDeps, lineage: LoadedRecord[], reason: string, actor:
     for (const id of shared) await deleteUmpRow(tx, id);
     // The governance erasure executor: tombstones, vectors, relation references, chunks, proposals promoted
     // to them, consolidation links, and (through the UMP store) their record rows and vault links.
-    if (exclusive.length) await eraseInTx(tx, { chunkIds: exclusive, reason: `ump_forget: ${reason}`, now: d.clock().toISOString() });
-    await d.audit.append(tx, { action: "ump_forget", actor: actor.subject, target: lineage[0].record.id, detail: { ids: [...ids], hard: true, reason, chunks: exclusive } });
+    if (exclusive.length) await eraseInTx(tx, { chunkIds: exclusive, reason: "ump_forget", now: d.clock().toISOString() });
+    await d.audit.append(tx, { action: "ump_forget", actor: actor.subject, target: lineage[0].record.id, detail: { ids: [...ids], hard: true, reason_ref: reasonRef, chunks: exclusive } });
   });
   for (const c of exclusive) for (const h of d.write.indexHooks) h.removed(c);
   for (const id of ids) d.index.remove(id);

@@ -15,17 +15,16 @@
  * another owner's shared record); `provenance_depth` the number of evidence
  * refs, plus one for a source, plus the versions it supersedes.
  */
-import { MemoryError } from "../core/errors.ts";
+import { parseWith } from "../core/schema.ts";
+import type { RecallInput } from "../recall/recall-schema.ts";
 import { getUmpRow } from "../store/ump-records.ts";
 import { canRead, requireGrant, type ScopeLike, type UmpActor } from "./actor.ts";
-import { MAX_RECALL } from "./capabilities.ts";
 import { assertIntact, findRecord, viewRecord } from "./load-record.ts";
 import { legacyScope, materialize } from "./materialize.ts";
-import { KINDS } from "./record.ts";
 import type { UmpRecord } from "./types.ts";
 import type { UmpDeps } from "./ump-deps.ts";
 import { isLive, type UmpMeta } from "./ump-index.ts";
-import { umpObject } from "./_fields.ts";
+import { UmpRecallBody, type UmpRecallInput } from "./ump-schema.ts";
 import { routedReader } from "../store/domain-dbs.ts";
 
 /** One result item. */
@@ -36,11 +35,10 @@ export interface RecallItem {
   untrusted: true;
 }
 
-const SCOPE_KEYS = ["owner", "user", "project", "agent", "session", "visibility"] as const;
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 interface UmpQuery {
-  query: unknown;
+  query: string;
   limit: number;
   scope: Record<string, string>;
   kinds?: Set<string>;
@@ -48,45 +46,18 @@ interface UmpQuery {
 }
 
 function parse(raw: unknown): UmpQuery {
-  const b = umpObject(raw);
-  let limit = 5;
-  if (b.limit !== undefined && b.limit !== null) {
-    if (typeof b.limit !== "number" || !Number.isInteger(b.limit) || b.limit < 1 || b.limit > MAX_RECALL) {
-      throw new MemoryError("limit_out_of_range", `limit must be an integer from 1 to ${MAX_RECALL}`, { min: 1, max: MAX_RECALL });
-    }
-    limit = b.limit;
-  }
+  const b = parseWith(UmpRecallBody, raw);
   const scope: Record<string, string> = {};
-  if (b.scope !== undefined && b.scope !== null) {
-    const s = umpObject(b.scope, "scope");
-    for (const k of SCOPE_KEYS) {
-      if (s[k] === undefined) continue;
-      if (typeof s[k] !== "string") throw new MemoryError("invalid_record", `scope.${k} must be a string`, { field: `scope.${k}` });
-      scope[k] = s[k] as string;
-    }
-  }
-  const q: UmpQuery = { query: b.query, limit, scope };
-  if (b.filter !== undefined && b.filter !== null) {
-    const f = umpObject(b.filter, "filter");
-    if (f.kind !== undefined) {
-      const list = Array.isArray(f.kind) ? f.kind : [f.kind];
-      if (!list.length || !list.every((k) => KINDS.includes(k as never))) {
-        throw new MemoryError("invalid_record", `filter.kind must be one of ${KINDS.join(", ")}`, { field: "filter.kind" });
-      }
-      q.kinds = new Set(list as string[]);
-    }
-    if (f.valid_at !== undefined) {
-      if (typeof f.valid_at !== "string" || !Number.isFinite(Date.parse(f.valid_at))) {
-        throw new MemoryError("invalid_record", "filter.valid_at must be an ISO 8601 timestamp", { field: "filter.valid_at" });
-      }
-      q.validAt = new Date(Date.parse(f.valid_at)).toISOString();
-    }
-  }
+  for (const [k, v] of Object.entries(b.scope ?? {})) if (v !== undefined) scope[k] = v;
+  const q: UmpQuery = { query: b.query, limit: b.limit ?? 5, scope };
+  const kind = b.filter?.kind;
+  if (kind !== undefined) q.kinds = new Set(Array.isArray(kind) ? kind : [kind]);
+  if (b.filter?.valid_at !== undefined) q.validAt = new Date(Date.parse(b.filter.valid_at)).toISOString();
   return q;
 }
 
 /** Runs one UMP recall. */
-export async function recallRecords(d: UmpDeps, actor: UmpActor, raw: unknown): Promise<{ results: RecallItem[] }> {
+export async function recallRecords(d: UmpDeps, actor: UmpActor, raw: UmpRecallInput): Promise<{ results: RecallItem[] }> {
   const q = parse(raw);
   requireGrant(actor, "read");
   const seed = await d.keys();
@@ -106,10 +77,9 @@ export async function recallRecords(d: UmpDeps, actor: UmpActor, raw: unknown): 
   };
   const legacy = legacyScope(operatorDid);
   const filter = (chunkId: number) => d.index.onChunk(chunkId).length === 0 ? wanted(legacy, "semantic") : pick(chunkId) !== undefined;
-  const body: Record<string, unknown> = { query: q.query, limit: q.limit };
+  const body: RecallInput = { query: q.query, limit: q.limit };
   if (q.validAt !== undefined) body.at = q.validAt;
-  const out = await d.recall.recall(body, { filter, piiRead: actor.piiRead });
-  const hits = (out.hits as { id: number; score: number }[]) ?? [];
+  const { hits } = await d.recall.recall(body, { filter, piiRead: actor.piiRead });
   await materialize(d, hits.map((h) => h.id));
   const results: RecallItem[] = [];
   for (const h of hits) {

@@ -2,7 +2,7 @@
  * `consent.redact` (UMP notes "Record"; SPEC §2.8): JSON paths stripped from a
  * record before it is exported or shared across a visibility boundary.
  *
- * Path syntax (a small JSONPath subset, documented in README): an optional
+ * Path syntax (a small JSONPath subset, documented in src/ump/README.md): an optional
  * leading `$` or `$.`, then members separated by `.`; `[n]` picks an array
  * element, `[*]` or `.*` every element or member, and `['name']` / `["name"]`
  * a member whose name contains dots or brackets. Examples: `body.structured.token`,

@@ -12,14 +12,15 @@ import { MemoryError } from "../core/errors.ts";
 import { getChunks } from "../store/chunks.ts";
 import { getUmpRow } from "../store/ump-records.ts";
 import { checkOwner, requireRead, requireVerb, type UmpActor } from "./actor.ts";
-import { assertIntact, loadRecord, parseRecordId } from "./load-record.ts";
+import { assertIntact, loadRecord } from "./load-record.ts";
 import { normaliseRecord } from "./record.ts";
 import { sealRecord } from "./record-rows.ts";
 import { proposeIfReview } from "./remember.ts";
 import { storeRecord } from "./store-record.ts";
 import type { UmpRecord } from "./types.ts";
 import type { UmpDeps } from "./ump-deps.ts";
-import { umpObject } from "./_fields.ts";
+import { parseWith } from "../core/schema.ts";
+import { UmpReviseBody, type UmpReviseInput } from "./ump-schema.ts";
 import { routedReader } from "../store/domain-dbs.ts";
 
 const FIXED = ["id", "integrity", "supersedes", "superseded_by", "ump"];
@@ -43,10 +44,8 @@ export interface ReviseResult {
 }
 
 /** Revises one record. */
-export async function revise(d: UmpDeps, actor: UmpActor, raw: unknown): Promise<ReviseResult> {
-  const body = umpObject(raw);
-  const oldId = parseRecordId(body.id);
-  const patch = umpObject(body.patch, "patch");
+export async function revise(d: UmpDeps, actor: UmpActor, raw: UmpReviseInput): Promise<ReviseResult> {
+  const { id: oldId, patch } = parseWith(UmpReviseBody, raw);
   const fixed = FIXED.filter((k) => k in patch);
   if (fixed.length) throw new MemoryError("invalid_record", `patch cannot set ${fixed.join(", ")}`, { fields: fixed });
   const { row, record: old } = await loadRecord(routedReader(d.db), oldId);

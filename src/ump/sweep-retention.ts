@@ -6,7 +6,7 @@
  * sweep makes the state durable. It runs before UMP reads and at boot.
  */
 import { getChunk } from "../store/chunks.ts";
-import { insertTombstone } from "../store/tombstones.ts";
+import { insertTombstone, softTombstoneReason } from "../store/tombstones.ts";
 import { listExpiredUmpRows } from "../store/ump-records.ts";
 import { recordOfRow, sealRecord } from "./record-rows.ts";
 import type { UmpRecord } from "./types.ts";
@@ -32,7 +32,7 @@ export async function sweepRetention(d: UmpDeps): Promise<string[]> {
     }
     await rewriteRecords(d, updated, { action: "ump_retention_expired", detail: { ids: updated.map((r) => r.id) } }, async (tx) => {
       for (const t of tombstones) {
-        await insertTombstone(tx, { chunkId: t.chunkId, domain: t.domain, contentHash: t.contentHash, reason: `ump_retention ${t.id}`, deletedAt: now });
+        await insertTombstone(tx, { chunkId: t.chunkId, domain: t.domain, contentHash: t.contentHash, reason: softTombstoneReason("ump_retention", t.id), deletedAt: now });
       }
     });
     for (const r of updated) d.events.emit({ kind: "tombstoned", id: r.id, scope: r.scope });

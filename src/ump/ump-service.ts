@@ -5,7 +5,6 @@
  * identical across bindings. It also keeps its metadata in step with chunk
  * deletions made by other features (a transaction hook and an index hook).
  */
-import { MemoryError } from "../core/errors.ts";
 import type { IndexHooks, TxHook } from "../ingest/ports.ts";
 import { unlinkChunkFromSources } from "../store/file-sources.ts";
 import { deleteUmpRowsOfChunk, umpRowsOfChunks } from "../store/ump-records.ts";
@@ -30,11 +29,19 @@ import type { UmpDeps } from "./ump-deps.ts";
 import { catchUpUmpIndex, isLive, loadUmpIndex, metaOfRow, umpTemporalFilter } from "./ump-index.ts";
 import { materializeAllChunks } from "./export-records.ts";
 import type { TemporalFilter } from "../recall/ports.ts";
-import { umpObject } from "./_fields.ts";
+import { parseWith } from "../core/schema.ts";
+import type { AuditVerification } from "../audit/verify-audit.ts";
+import { UmpAuditBody, type UmpAuditInput, type UmpFeedbackInput, type UmpForgetInput, type UmpRecallInput, type UmpReviseInput } from "./ump-schema.ts";
 import { promoteRecord } from "./promote-record.ts";
 import type { Exec } from "../store/db.ts";
 import type { ProposalRow } from "../store/proposals.ts";
 import { buildRegister, type Register } from "./register.ts";
+
+/** A page of the audit log as `/ump/audit` (and `GET /audit`) serve it. */
+export interface AuditPageView {
+  rows: { id: number; ts: string; action: string; actor?: string; target?: string; detail: unknown; prev_hash: string; hash: string }[];
+  next_after?: number;
+}
 
 /** Every UMP operation. */
 export interface UmpService {
@@ -54,13 +61,13 @@ export interface UmpService {
   capabilities(): Promise<Capabilities>;
   remember(actor: UmpActor, body: unknown): Promise<RememberResult>;
   get(actor: UmpActor, id: unknown): Promise<GetResult>;
-  recall(actor: UmpActor, body: unknown): Promise<{ results: RecallItem[] }>;
-  revise(actor: UmpActor, body: unknown): Promise<ReviseResult>;
-  forget(actor: UmpActor, body: unknown): Promise<{ result: "tombstoned" | "erased" }>;
-  feedback(actor: UmpActor, body: unknown): Promise<{ ok: true }>;
-  /** `POST /ump/audit`: `{after?, limit?, action?}` → a page of the hash-chained log. */
-  audit(actor: UmpActor, body: unknown): Promise<Record<string, unknown>>;
-  auditVerify(actor: UmpActor): Promise<Record<string, unknown>>;
+  recall(actor: UmpActor, body: UmpRecallInput): Promise<{ results: RecallItem[] }>;
+  revise(actor: UmpActor, body: UmpReviseInput): Promise<ReviseResult>;
+  forget(actor: UmpActor, body: UmpForgetInput): Promise<{ result: "tombstoned" | "erased" }>;
+  feedback(actor: UmpActor, body: UmpFeedbackInput): Promise<{ ok: true }>;
+  /** `POST /ump/audit`: `{after?, limit?, action?}` (absent: from the start) → a page of the hash-chained log. */
+  audit(actor: UmpActor, body?: UmpAuditInput): Promise<AuditPageView>;
+  auditVerify(actor: UmpActor): Promise<AuditVerification>;
   /** Imports records; `door` names the HTTP door (posture-carrying), absent for the CLI and the vault. */
   importRecords(actor: UmpActor, records: readonly unknown[], o?: { source?: "structured" | "vault"; door?: string }): Promise<ImportResult>;
   exportRecords(actor: UmpActor): Promise<ExportEnvelope>;
@@ -120,16 +127,10 @@ export async function createUmpService(base: Omit<UmpDeps, "index" | "events" | 
     feedback: (a, b) => giveFeedback(d, a, b),
     async audit(a, raw) {
       requireUnscoped(a, "read");
-      const b = raw === undefined || raw === null ? {} : umpObject(raw);
-      const num = (k: string, dflt: number, max: number) => {
-        const v = b[k];
-        if (v === undefined || v === null) return dflt;
-        if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v > max) throw new MemoryError("invalid_record", `${k} must be an integer from 0 to ${max}`, { field: k });
-        return v;
-      };
-      const after = num("after", 0, Number.MAX_SAFE_INTEGER);
-      const limit = Math.max(1, num("limit", 100, 1000));
-      const action = typeof b.action === "string" && b.action ? b.action : undefined;
+      const b = raw === undefined || raw === null ? {} : parseWith(UmpAuditBody, raw);
+      const after = b.after ?? 0;
+      const limit = Math.max(1, b.limit ?? 100);
+      const action = b.action ? b.action : undefined;
       const page = await d.audit.list({ after, limit, action });
       const rows = page.rows.map((r) => ({
         id: r.id, ts: r.ts, action: r.action, ...(r.actor !== undefined ? { actor: r.actor } : {}), ...(r.target !== undefined ? { target: r.target } : {}),
@@ -139,7 +140,7 @@ export async function createUmpService(base: Omit<UmpDeps, "index" | "events" | 
     },
     async auditVerify(a) {
       requireUnscoped(a, "read");
-      return { ...(await d.audit.verify()) } as Record<string, unknown>;
+      return { ...(await d.audit.verify()) };
     },
     importRecords: (a, records, o) => importRecords(d, a, records, o),
     exportRecords: async (a) => (await swept(), exportRecords(d, a)),

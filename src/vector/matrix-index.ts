@@ -178,7 +178,7 @@ export class MatrixIndex {
   /**
    * Dot products of `query` with the vectors of `ids` only (ids without a vector are skipped), best first
    * (ties: id ascending). The recall pipeline scores the lexical candidates this way instead of scanning
-   * the whole matrix when the lexical leg found something (README "Recall").
+   * the whole matrix when the lexical leg found something (docs/recall.md "The pipeline").
    */
   scoreIds(query: ArrayLike<number>, ids: readonly number[]): ScoredId[] {
     this.#checkDim(query);

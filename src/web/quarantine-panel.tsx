@@ -3,7 +3,7 @@
  * rows, read through the seam, with the screen verdict and the rule
  * families that fired; release puts a row back into retrieval, delete
  * removes it (both audited by `memory.quarantine`). The two-key rule of
- * README "Governance": a flagged proposal approved in review (key one) is
+ * docs/governance.md: a flagged proposal approved in review (key one) is
  * stored flagged, and the release here is the second key; the panel says
  * which rows came that way.
  */

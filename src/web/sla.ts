@@ -1,7 +1,7 @@
 /**
  * Review SLA targets shown by the Memory Operations panel (issue 19; SPEC
  * §4.3 names "SLA clocks" without targets, so these are this project's
- * documented choice, README "Operator web client").
+ * documented choice, docs/web-client.md).
  */
 
 /** A pending proposal should be decided within a day. */

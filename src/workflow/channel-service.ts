@@ -19,7 +19,9 @@ import {
 } from "../store/workflow-channels.ts";
 import { getRun, getRunByConversation, updateRun } from "../store/workflow-runs.ts";
 import { transition } from "./apply-case.ts";
-import { field, objectBody, requireRun, type WorkflowDeps } from "./deps.ts";
+import { parseWith } from "../core/schema.ts";
+import { objectBody, requireRun, type WorkflowDeps } from "./deps.ts";
+import { ChannelOutBody, InboundBody, MAX_TEXT, type ChannelOutInput, type InboundInput } from "./workflow-schema.ts";
 import { emitEvent } from "./emit-event.ts";
 import { fileGovernedProposal } from "./governed-proposal.ts";
 import { isActive } from "./run-states.ts";
@@ -28,7 +30,7 @@ import { isActive } from "./run-states.ts";
 export const CHANNEL_OUT_DOOR = "workflow:channel_out";
 
 /** SPEC §4.13: message text is non-empty and at most 10,000 characters. */
-export const MAX_TEXT = 10_000;
+export { MAX_TEXT };
 
 /** What an inbound envelope became. */
 export type InboundResult =
@@ -63,12 +65,9 @@ export async function refuseReplay(tx: Exec, webhookId: string, route: string, n
 }
 
 /** `POST /webhooks/channel/{kind}`: `{envelope: {conversation_ref, text, external_id}}`, deduplicated by `external_id`. */
-export async function receiveInbound(d: WorkflowDeps, kind: string, body: unknown, o: { webhookId: string }): Promise<InboundResult> {
+export async function receiveInbound(d: WorkflowDeps, kind: string, body: InboundInput, o: { webhookId: string }): Promise<InboundResult> {
   requireKind(d, kind);
-  const env = objectBody(objectBody(body).envelope, "envelope");
-  const conversationRef = field(env, "conversation_ref", 256);
-  const text = field(env, "text", MAX_TEXT);
-  const externalId = field(env, "external_id", 256);
+  const { envelope: { conversation_ref: conversationRef, text, external_id: externalId } } = parseWith(InboundBody, body);
   const screen = screenWrite(d.policy, text);
   return await d.db.write(async (tx) => {
     const now = d.clock().toISOString();
@@ -100,8 +99,8 @@ export async function receiveInbound(d: WorkflowDeps, kind: string, body: unknow
 }
 
 /** An operator drafts a reply on a run: a `channel/out` envelope filed in the review gate (`POST /workflow/runs/{id}/channel-out`). */
-export async function draftReply(d: WorkflowDeps, runId: number, body: unknown, o: { actor?: string } = {}): Promise<{ envelope_id: number; proposal_id: number; run_id: number; status: "pending_review" }> {
-  const text = field(objectBody(body), "text", MAX_TEXT);
+export async function draftReply(d: WorkflowDeps, runId: number, body: ChannelOutInput, o: { actor?: string } = {}): Promise<{ envelope_id: number; proposal_id: number; run_id: number; status: "pending_review" }> {
+  const { text } = parseWith(ChannelOutBody, body);
   return await d.db.write(async (tx) => {
     const run = await requireRun(tx, runId);
     if (!run.channelKind || !run.conversationRef) throw new MemoryError("run_unbound", `run ${run.id} is bound to no channel conversation`, undefined, 409);

@@ -16,13 +16,15 @@ import { MemoryError } from "../core/errors.ts";
 import { listRunEvents, updateRun, type RunPatch } from "../store/workflow-runs.ts";
 import { transition } from "./apply-case.ts";
 import { closeGate } from "./close-gate.ts";
-import { objectBody, requireRun, runView, type RunView, type WorkflowDeps } from "./deps.ts";
+import { parseWith } from "../core/schema.ts";
+import { requireRun, runView, type RunView, type WorkflowDeps } from "./deps.ts";
+import { LIFECYCLE_ACTIONS, LifecycleBody, type LifecycleInput } from "./workflow-schema.ts";
 import { emitEvent, type PostedEvent } from "./emit-event.ts";
 import { assertTransition, isActive } from "./run-states.ts";
 import { dueAt } from "./sla.ts";
 
 /** The lifecycle actions. */
-export const LIFECYCLE_ACTIONS = ["contact_attempt", "customer_confirmed", "closed_solved", "merged_away", "reopened"] as const;
+export { LIFECYCLE_ACTIONS };
 
 /** One lifecycle action. */
 export type LifecycleAction = (typeof LIFECYCLE_ACTIONS)[number];
@@ -35,12 +37,8 @@ export interface LifecycleResult {
 }
 
 /** Runs one lifecycle action. */
-export async function complaintLifecycle(d: WorkflowDeps, runId: number, body: unknown, o: { actor?: string } = {}): Promise<LifecycleResult> {
-  const b = objectBody(body);
-  const action = b.action as LifecycleAction;
-  if (!LIFECYCLE_ACTIONS.includes(action)) {
-    throw new MemoryError("invalid_request", `action must be one of ${LIFECYCLE_ACTIONS.join(", ")}`, { field: "action", allowed: [...LIFECYCLE_ACTIONS] }, 400);
-  }
+export async function complaintLifecycle(d: WorkflowDeps, runId: number, body: LifecycleInput, o: { actor?: string } = {}): Promise<LifecycleResult> {
+  const { action } = parseWith(LifecycleBody, body);
   return await d.db.write(async (tx) => {
     const run = await requireRun(tx, runId);
     const now = d.clock().toISOString();

@@ -45,7 +45,7 @@ export interface RunView {
   signals?: RunSignals;
 }
 
-/** Signals read off a run's events (README "Signals"). */
+/** Signals read off a run's events (src/workflow/README.md "Signals and events"). */
 export interface RunSignals {
   /** Customer-facing touches; a re-ask weighs 2 (SPEC §6). */
   effort: number;

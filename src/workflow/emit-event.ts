@@ -10,7 +10,7 @@ import type { AuditService } from "../audit/audit-service.ts";
 import type { Exec } from "../store/db.ts";
 import { insertEvent } from "../store/workflow-runs.ts";
 
-/** The governed case event types (SPEC §6 plus this project's run events; README "Signals"). */
+/** The governed case event types (SPEC §6 plus this project's run events; src/workflow/README.md "Signals and events"). */
 export type EventType =
   | "run/opened" | "run/channel_bound" | "run/note" | "run/transition"
   | "crm/case/updated" | "crm/case/closed" | "case/reask" | "channel/in" | "channel/out" | "valet/due" | "customer/feedback"

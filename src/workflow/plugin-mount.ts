@@ -9,12 +9,12 @@
  */
 import { MemoryError } from "../core/errors.ts";
 import { insertPluginMount } from "../store/workflow-channels.ts";
-import { field, objectBody, type WorkflowDeps } from "./deps.ts";
+import { parseWith } from "../core/schema.ts";
+import type { WorkflowDeps } from "./deps.ts";
+import { MountBody, type MountInput } from "./workflow-schema.ts";
 import { emitEvent } from "./emit-event.ts";
 import { refuseReplay, requireKind } from "./channel-service.ts";
 
-const HEX64 = /^[0-9a-f]{64}$/;
-const PLUGIN = /^[a-z][a-z0-9_.-]{0,63}$/;
 
 /** Constant-time comparison of two equal-length hex strings. */
 function sameHex(a: string, b: string): boolean {
@@ -25,14 +25,8 @@ function sameHex(a: string, b: string): boolean {
 }
 
 /** Body `{plugin, kind, evidence: {bridge_config_sha256}}` → the recorded mount; `webhookId` when it came signed. */
-export async function mountPlugin(d: WorkflowDeps, body: unknown, o: { actor?: string; webhookId?: string } = {}): Promise<{ mount_id: number; plugin: string; kind: string; mounted: true }> {
-  const b = objectBody(body);
-  const plugin = field(b, "plugin", 64);
-  if (!PLUGIN.test(plugin)) throw new MemoryError("invalid_request", "plugin must match ^[a-z][a-z0-9_.-]{0,63}$", { field: "plugin" }, 400);
-  const kind = field(b, "kind", 16);
-  const evidence = objectBody(b.evidence, "evidence");
-  const digest = field(evidence, "bridge_config_sha256", 64).toLowerCase();
-  if (!HEX64.test(digest)) throw new MemoryError("invalid_request", "evidence.bridge_config_sha256 must be 64 hex characters", { field: "evidence.bridge_config_sha256" }, 400);
+export async function mountPlugin(d: WorkflowDeps, body: MountInput, o: { actor?: string; webhookId?: string } = {}): Promise<{ mount_id: number; plugin: string; kind: string; mounted: true }> {
+  const { plugin, kind, evidence: { bridge_config_sha256: digest } } = parseWith(MountBody, body);
   requireKind(d, kind);
   if (!sameHex(digest, d.bridgeDigests.get(kind)!)) {
     throw new MemoryError("mount_evidence_mismatch", "the bridge config digest does not match the server's copy", { kind }, 409);

@@ -13,22 +13,18 @@ import {
   addSolveLookups, caseRefsOfChunks, dueRuns, getRun, getRunByCaseRef, insertRun, listRunEvents, updateRun, type RunRow,
 } from "../store/workflow-runs.ts";
 import { CASE_BODY_DOOR } from "./apply-case.ts";
-import { CASE_REF } from "./crm-case.ts";
-import { CHANNEL_KINDS, field, objectBody, requireRun, runView, type RunView, type WorkflowDeps } from "./deps.ts";
+import { parseWith } from "../core/schema.ts";
+import { requireRun, runView, type RunView, type WorkflowDeps } from "./deps.ts";
+import { OpenRunBody, StatusRefBody, type OpenRunInput, type StatusRefInput } from "./workflow-schema.ts";
 import { emitEvent, sha256Hex, type PostedEvent } from "./emit-event.ts";
 import { dueAt, slaClassOf } from "./sla.ts";
 import { statusDocument, type StatusDocument } from "./status-document.ts";
 
-const ORIGIN = /^[a-z][a-z0-9_.:-]{0,63}$/;
 
 /** `POST /workflow/runs` body → the run, opened (`reused: false`) or found by its case reference. */
-export async function openRun(d: WorkflowDeps, body: unknown, o: { actor?: string } = {}): Promise<{ run: RunView; reused: boolean }> {
-  const sj = objectBody(objectBody(body).state_json, "state_json");
-  const caseRef = field(sj, "case_ref", 400);
-  if (!CASE_REF.test(caseRef)) throw new MemoryError("invalid_request", "state_json.case_ref must be crm:{source}:{org}:{id}", { field: "state_json.case_ref" }, 400);
-  const origin = field(sj, "origin", 64);
-  if (!ORIGIN.test(origin)) throw new MemoryError("invalid_request", "state_json.origin must match ^[a-z][a-z0-9_.:-]{0,63}$", { field: "state_json.origin" }, 400);
-  const channel = sj.channel === undefined ? undefined : parseChannel(sj.channel);
+export async function openRun(d: WorkflowDeps, body: OpenRunInput, o: { actor?: string } = {}): Promise<{ run: RunView; reused: boolean }> {
+  const { state_json: sj } = parseWith(OpenRunBody, body);
+  const { case_ref: caseRef, origin, channel } = sj;
   return await d.db.write(async (tx) => {
     const now = d.clock().toISOString();
     let run = await getRunByCaseRef(tx, caseRef);
@@ -45,13 +41,6 @@ export async function openRun(d: WorkflowDeps, body: unknown, o: { actor?: strin
     }
     return { run: runView(run), reused };
   });
-}
-
-function parseChannel(v: unknown): { kind: string; conversation_ref: string } {
-  const c = objectBody(v, "state_json.channel");
-  const kind = field(c, "kind", 16);
-  if (!(CHANNEL_KINDS as readonly string[]).includes(kind)) throw new MemoryError("invalid_request", `state_json.channel.kind must be one of ${CHANNEL_KINDS.join(", ")}`, { field: "state_json.channel.kind" }, 400);
-  return { kind, conversation_ref: field(c, "conversation_ref", 256) };
 }
 
 const chan = (c?: { kind: string; conversation_ref: string }) => (c ? { channelKind: c.kind, conversationRef: c.conversation_ref } : {});
@@ -87,8 +76,8 @@ export async function addNote(d: WorkflowDeps, runId: number, text: string, o: {
 }
 
 /** `POST /workflow/runs/{id}/status-ref {action: "mint"}`: an unguessable reference to the run's static status document. */
-export async function mintStatusRef(d: WorkflowDeps, runId: number, body: unknown, o: { actor?: string } = {}): Promise<{ ref: string; run_id: number; document: StatusDocument }> {
-  if (objectBody(body).action !== "mint") throw new MemoryError("invalid_request", "action must be mint", { field: "action", allowed: ["mint"] }, 400);
+export async function mintStatusRef(d: WorkflowDeps, runId: number, body: StatusRefInput, o: { actor?: string } = {}): Promise<{ ref: string; run_id: number; document: StatusDocument }> {
+  parseWith(StatusRefBody, body);
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   // 256 random bits, base64url: unguessable, and it says nothing about the case.
   const ref = "cs_" + btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");

@@ -15,6 +15,7 @@ import type { PostedEvent } from "./emit-event.ts";
 import { mountPlugin } from "./plugin-mount.ts";
 import { MERGE_DOOR, reaskHook } from "./reask.ts";
 import { addNote, mintStatusRef, noteLookups, openRun, readPayload, readRun, statusDocumentOf, statusDocuments, sweepDue } from "./run-service.ts";
+import type { ChannelOutInput, InboundInput, LifecycleInput, MountInput, OpenRunInput, StatusRefInput } from "./workflow-schema.ts";
 import type { StatusDocument } from "./status-document.ts";
 
 /** Who is acting (an audit actor label; never raw personal data). */
@@ -25,17 +26,17 @@ export interface Acting {
 /** Workflow operations. */
 export interface WorkflowService {
   /** `POST /workflow/runs`: open or reuse the run of `state_json.case_ref`. */
-  openRun(body: unknown, o?: Acting): Promise<{ run: RunView; reused: boolean }>;
+  openRun(body: OpenRunInput, o?: Acting): Promise<{ run: RunView; reused: boolean }>;
   /** A run with its signals and events; event texts pass the read seam (redacted unless `piiRead`). */
   getRun(id: number, o?: { piiRead?: boolean }): Promise<RunView & { events: Record<string, unknown>[] }>;
   /** Applies a CrmCase envelope (connector sync or operator); `origin` e.g. `connector:zendesk` or `operator`. */
   applyCase(envelope: unknown, o: { origin: string } & Acting): Promise<CaseApplied>;
   /** `POST /workflow/runs/{id}/complaint/lifecycle`. */
-  lifecycle(runId: number, body: unknown, o?: Acting): Promise<LifecycleResult>;
+  lifecycle(runId: number, body: LifecycleInput, o?: Acting): Promise<LifecycleResult>;
   /** `cairn workflow note`. */
   note(runId: number, text: string, o?: { reask?: boolean } & Acting): Promise<{ run_id: number; events: PostedEvent[] }>;
   /** `POST /workflow/runs/{id}/status-ref`. */
-  mintStatusRef(runId: number, body: unknown, o?: Acting): Promise<{ ref: string; run_id: number; document: StatusDocument }>;
+  mintStatusRef(runId: number, body: StatusRefInput, o?: Acting): Promise<{ ref: string; run_id: number; document: StatusDocument }>;
   /** The static document a reference points at. */
   statusDocument(ref: string): Promise<StatusDocument>;
   /** Every minted reference and its document (for a static build). */
@@ -43,11 +44,11 @@ export interface WorkflowService {
   /** Emits `valet/due` for runs whose SLA clock ran out (each drain runs it too). */
   sweepDue(): Promise<PostedEvent[]>;
   /** `POST /workflow/plugins/mount`. */
-  mountPlugin(body: unknown, o?: Acting & { webhookId?: string }): Promise<{ mount_id: number; plugin: string; kind: string; mounted: true }>;
+  mountPlugin(body: MountInput, o?: Acting & { webhookId?: string }): Promise<{ mount_id: number; plugin: string; kind: string; mounted: true }>;
   /** `POST /webhooks/channel/{kind}` (after the guard verified the signature). */
-  inbound(kind: string, body: unknown, o: { webhookId: string }): Promise<InboundResult>;
+  inbound(kind: string, body: InboundInput, o: { webhookId: string }): Promise<InboundResult>;
   /** An operator's reply draft: a `channel/out` envelope pending review. */
-  draftReply(runId: number, body: unknown, o?: Acting): Promise<{ envelope_id: number; proposal_id: number; run_id: number; status: "pending_review" }>;
+  draftReply(runId: number, body: ChannelOutInput, o?: Acting): Promise<{ envelope_id: number; proposal_id: number; run_id: number; status: "pending_review" }>;
   /** `POST /webhooks/channel/{kind}/drain`. */
   drain(kind: string, body: unknown, o: { webhookId: string }): Promise<{ kind: string; envelopes: DrainedEnvelope[]; redelivered?: true }>;
   /** Recall served these chunk ids: feeds the solve signal of the cases they came from. */

@@ -2,7 +2,7 @@
  * `cairn parcel export | import | ledger` as a user runs them (SPEC §4.12): real keys, real database files; the
  * keygen and the export are real processes, the other calls run the same entry in-process (`runCli`, issue 27).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config/parse-config.ts";
@@ -12,7 +12,7 @@ import { cairn, cairnInProcess, lastLine } from "../_helpers/cli.ts";
 
 
 describe("cairn parcel", { timeout: 600_000 }, () => {
-  it("export, import and ledger between two stores; refusals exit non-zero naming the reason in one line", async () => {
+  it("export, import and ledger between two stores; a refused parcel exits 2 naming the reason in one line", async () => {
     const dir = tempDir();
     const envA = { CAIRN_DB_PATH: join(dir, "a.db"), CAIRN_UMP_KEY_DIR: join(dir, "keys-a") };
     const envB = { CAIRN_DB_PATH: join(dir, "b.db"), CAIRN_UMP_KEY_DIR: join(dir, "keys-b") };
@@ -39,10 +39,17 @@ describe("cairn parcel", { timeout: 600_000 }, () => {
       [[], "signer_required"],
     ] as const) {
       const r = await cairnInProcess(["parcel", "import", "--file", file, "--domain", "work", ...args], envB);
-      expect(r.code).not.toBe(0);
+      // docs/cli.md: a refused parcel is a usage error, exit 2.
+      expect(r.code, r.stderr).toBe(2);
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
       expect(r.stderr).toContain(code);
     }
+
+    // Not a parcel at all: refused the same way.
+    writeFileSync(join(dir, "not-a-parcel.json"), "{ nope");
+    const junk = await cairnInProcess(["parcel", "import", "--file", join(dir, "not-a-parcel.json"), "--domain", "work", "--expected-signer", didA], envB);
+    expect(junk.code).toBe(2);
+    expect(junk.stderr.trim()).toBe("cairn: parcel_invalid: the parcel file is not readable JSON");
 
     const imp = await cairnInProcess(["parcel", "import", "--file", file, "--domain", "work", "--expected-signer", didA, "--json"], envB);
     expect(imp.code).toBe(0);
@@ -54,7 +61,8 @@ describe("cairn parcel", { timeout: 600_000 }, () => {
     expect(text.stdout).toMatch(/out\s+work\s+2 rows\s+sha256:/);
 
     const noKey = await cairnInProcess(["parcel", "export", "--domain", "work", "--out", join(dir, "x.json")], { ...envA, CAIRN_UMP_KEY_DIR: join(dir, "none") });
-    expect(noKey.code).not.toBe(0);
+    // A failure, not a refused parcel: exit 1.
+    expect(noKey.code).toBe(1);
     expect(noKey.stderr).toContain("operator_key_missing");
   });
 });

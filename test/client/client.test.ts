@@ -61,6 +61,7 @@ describe("typed client over loopback HTTP", () => {
     expect(r.result).toBe("created");
     const got = await cairn.ump.get(r.id!);
     expect(got.untrusted).toBe(true);
+    // @ts-expect-error a record without a body does not compile, and the server refuses it too
     await expect(cairn.ump.remember({ kind: "semantic" })).rejects.toMatchObject({ code: "invalid_record", status: 400 });
   });
 

@@ -1,5 +1,5 @@
 /**
- * `cairn migrate multi-db` (issue 20, SPEC §2.5, §4.5; README "Multi-database mode"): a single-file store with three
+ * `cairn migrate multi-db` (issue 20, SPEC §2.5, §4.5; docs/scale-out.md "One database per domain"): a single-file store with three
  * domains (chunks with vectors, graph rows, a tombstone, a pending proposal, UMP records) is moved into one libSQL
  * file per domain by the real CLI entry, then booted with CAIRN_MULTI_DB=true through the real composition root.
  */

@@ -1,5 +1,5 @@
 /**
- * Multi-database mode (issue 20, README "Multi-database mode"): the readers beside recall and the graph reach a chunk
+ * Multi-database mode (issue 20, docs/scale-out.md "One database per domain"): the readers beside recall and the graph reach a chunk
  * kept in a domain's own libSQL file — consolidation candidates and approvals, claims evidence, the quarantine
  * listing, the knowledge base, and `check-consistency`'s chunk checks. Real files, the real composition root and app.
  */

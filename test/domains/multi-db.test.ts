@@ -1,5 +1,5 @@
 /**
- * Multi-database mode (issue 20, SPEC §2.5, §4.5; README "Multi-database mode"): real libSQL files, one per domain
+ * Multi-database mode (issue 20, SPEC §2.5, §4.5; docs/scale-out.md "One database per domain"): real libSQL files, one per domain
  * beside the global one, booted with CAIRN_MULTI_DB=true through the real composition root and HTTP app.
  */
 import { existsSync } from "node:fs";

@@ -46,7 +46,7 @@ describe("the certificate's fields", () => {
     expect(cert.subject.fields).toEqual(["email", "match", "owner"]);
     expect(cert.subject.salt).toMatch(/^[0-9a-f]{32}$/);
     expect(cert.subject.digest).toBe(sha256(jcs({ salt: cert.subject.salt, subject: { email: EMAIL.toLowerCase(), match: "berth lease", owner: "did:key:mona" } })));
-    expect(cert.erased).toEqual({ chunk_ids: [1], proposal_ids: [], links: 0, entities: 0, relations: 0 });
+    expect(cert.erased).toEqual({ chunk_ids: [1], proposal_ids: [], links: 0, entities: 0, relations: 0, tables: { chunks: 1 }, redacted: {}, retained: {} });
     const { digest, audit, ...body } = cert;
     expect(digest).toBe(sha256(jcs(body)));
     const i = rows.findIndex((r) => r.id === audit.row_id);
@@ -54,6 +54,7 @@ describe("the certificate's fields", () => {
     expect(rows[i - 1].hash).toBe(audit.prev_hash);
     expect(rows[i].detail).toEqual({
       certificate_id: cert.id, certificate_digest: digest, subject_digest: cert.subject.digest, chunks: 1, proposals: 0, links: 0, entities: 0, relations: 0,
+      tables: { chunks: 1 }, redacted: {}, retained: {},
     });
     // Two erasures of the same subject get different salts, so their subject digests cannot be linked.
     const again = (await (await t!.req("POST", "/dsar", { email: EMAIL })).json()).certificate as Certificate;

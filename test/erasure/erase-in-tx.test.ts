@@ -59,7 +59,7 @@ describe("an erasure's reach", () => {
     expect(await count("tombstones")).toBe(0);
     // Duplicates in the list are one chunk.
     const erased = await t.memory.db.write((tx) => eraseInTx(tx, { chunkIds: [id, id], reason: "purge", now: "2026-01-01T00:00:00Z" }));
-    expect(erased).toEqual({ chunkIds: [id], proposalIds: [], links: 0 });
+    expect(erased).toEqual({ chunkIds: [id], proposalIds: [], links: 0, tables: { chunks: 1 } });
     expect(await count("chunks")).toBe(0);
   });
 });

@@ -100,7 +100,7 @@ describe("POST /purge (SPEC §4.4)", () => {
     const r = await (await t.req("POST", "/purge", { owner: "did:key:alice" })).json();
     expect(r).toMatchObject({ purged: 1, proposals_deleted: 1 });
     expect(await sql(t.dbPath, "SELECT content FROM chunks")).toEqual([{ content: "Bob's notebook entry." }]);
-    expect(await (await t.req("POST", "/purge", { owner: "did:key:nobody" })).json()).toEqual({ purged: 0, ids: [], proposals_deleted: 0 });
+    expect(await (await t.req("POST", "/purge", { owner: "did:key:nobody" })).json()).toEqual({ purged: 0, ids: [], proposals_deleted: 0, tables: {} });
     for (const bad of [{}, { ids: [1], owner: "x" }, { ids: [] }, { ids: ["1"] }, { owner: "" }]) {
       const res = await t.req("POST", "/purge", bad);
       expect(res.status).toBe(400);
@@ -140,7 +140,7 @@ describe("POST /dsar (SPEC §1 item 6, §3)", () => {
     const res = await t.req("POST", "/dsar", { email: EMAIL, owner: "did:key:jane", match: "jane roe" });
     expect(res.status).toBe(200);
     const out = await res.json();
-    expect(out.located).toEqual({ chunks: 2, proposals: 2 });
+    expect(out.located).toEqual({ chunks: 2, proposals: 2, tables: {} });
     expect(out.export.chunks.map((c: { id: number }) => c.id)).toEqual([direct, owned].sort((a, b) => a - b));
     expect(out.export.chunks.map((c: { content: string }) => c.content).join(" ")).toContain(EMAIL);
     const cert = out.certificate;

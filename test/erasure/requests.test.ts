@@ -81,7 +81,7 @@ describe("POST /purge requests", () => {
 
     const byIds = await post("/purge", { ids: [b, a, b, a], owner: null });
     expect(byIds.status).toBe(200);
-    expect(byIds.body).toEqual({ purged: 2, ids: [a, b], proposals_deleted: 0, audit_id: expect.any(Number) });
+    expect(byIds.body).toEqual({ purged: 2, ids: [a, b], proposals_deleted: 0, tables: { chunks: 2 }, audit_id: expect.any(Number) });
     expect(await chunkIds()).toEqual([keep]);
 
     // The reply's audit_id is the row that records it; the row names the way of selection and binds the id list.
@@ -89,15 +89,15 @@ describe("POST /purge requests", () => {
     expect(rows.map((r) => r.target)).toEqual(["owner", "ids"]);
     expect(rows[1].id).toBe(byIds.body.audit_id);
     expect(rows[0].id).toBe(byOwner.body.audit_id);
-    expect(rows[1].detail).toEqual({ chunks: 2, ids_sha256: sha256([a, b].join(",")), proposals: 0, links: 0 });
-    expect(rows[0].detail).toEqual({ chunks: 1, ids_sha256: sha256(String(owned)), proposals: 1, links: 0 });
+    expect(rows[1].detail).toEqual({ chunks: 2, ids_sha256: sha256([a, b].join(",")), proposals: 0, links: 0, tables: { chunks: 2 } });
+    expect(rows[0].detail).toEqual({ chunks: 1, ids_sha256: sha256(String(owned)), proposals: 1, links: 0, tables: { chunks: 1, proposals: 1 } });
   });
 
   it("reports ids that are not stored, and purges nothing and audits nothing when none is", async () => {
     t = await openTestMemory();
     const a = await ingest({ title: "A", content: "Tide tables for the north quay." });
-    expect((await post("/purge", { ids: [999, a] })).body).toEqual({ purged: 1, ids: [a], proposals_deleted: 0, missing: [999], audit_id: expect.any(Number) });
-    expect((await post("/purge", { ids: [a, 998] })).body).toEqual({ purged: 0, ids: [], proposals_deleted: 0, missing: [a, 998] });
+    expect((await post("/purge", { ids: [999, a] })).body).toEqual({ purged: 1, ids: [a], proposals_deleted: 0, tables: { chunks: 1 }, missing: [999], audit_id: expect.any(Number) });
+    expect((await post("/purge", { ids: [a, 998] })).body).toEqual({ purged: 0, ids: [], proposals_deleted: 0, tables: {}, missing: [a, 998] });
     expect(await auditRows("purge")).toHaveLength(1);
   });
 });
@@ -152,7 +152,7 @@ describe("the subject-access export and what an erasure leaves", () => {
     await post("/ingest/proposal", { title: "Keys", content: `Give ${needle.toUpperCase()} a spare key.` });
     const out = (await post("/dsar", { email: needle, dry_run: true })).body;
     expect(out.dry_run).toBe(true);
-    expect(out.located).toEqual({ chunks: 3, proposals: 1 });
+    expect(out.located).toEqual({ chunks: 3, proposals: 1, tables: {} });
     const chunks = out.export.chunks as Json[];
     expect(chunks.map((c) => c.id)).toEqual([untitled, titled, byTitle].sort((x, y) => x - y));
     expect(chunks.map((c) => c.id)).not.toContain(other);

@@ -1,3 +1,4 @@
+import { createClient } from "@libsql/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { ingestId, type Json, postJson } from "../_helpers/json-calls.ts";
 import { openTestMemory, type TestMemory } from "../_helpers/memory.ts";
@@ -48,7 +49,7 @@ describe("the order of the lists an erasure reports", () => {
     t = await openTestMemory();
     const a = await ingest({ title: "A", content: "Quay 2 has a new bollard." });
     const r = await post("/purge", { ids: [9_998, a, 9_997, 9_999] });
-    expect(r.body).toEqual({ purged: 1, ids: [a], proposals_deleted: 0, missing: [9_997, 9_998, 9_999], audit_id: expect.any(Number) });
+    expect(r.body).toEqual({ purged: 1, ids: [a], proposals_deleted: 0, tables: { chunks: 1 }, missing: [9_997, 9_998, 9_999], audit_id: expect.any(Number) });
   });
 
   it("erases by owner and email at once: each chunk once, proposals in id order in the export and the certificate", async () => {
@@ -69,7 +70,7 @@ describe("the order of the lists an erasure reports", () => {
     expect(mentioning).toBeLessThan(owned);
 
     const dry = (await post("/dsar", { owner: "did:key:yara", email, dry_run: true })).body;
-    expect(dry.located).toEqual({ chunks: 3, proposals: 3 });
+    expect(dry.located).toEqual({ chunks: 3, proposals: 3, tables: {} });
     expect(dry.export.chunks.map((c: Json) => c.id)).toEqual([ownedChunk, byEmail, bothChunk].sort((x, y) => x - y));
     expect(dry.export.proposals.map((p: Json) => p.id)).toEqual([mentioning, owned, both]);
 
@@ -84,5 +85,34 @@ describe("the order of the lists an erasure reports", () => {
     const p = (await post("/ingest/proposal", { content: "Ask lena.b@example.com about the spare oars." })).body.id as number;
     const out = (await post("/dsar", { email: "lena.b@example.com", dry_run: true })).body;
     expect(out.export.proposals).toEqual([{ id: p, status: "pending", content: "Ask lena.b@example.com about the spare oars.", domain: "global", created_at: expect.any(String) }]);
+  });
+});
+
+describe("what an erasure cannot change (issue 35)", () => {
+  it("rewrites an older hard forget's free-text tombstone reason naming the subject, and no reason Cairn wrote itself", async () => {
+    t = await openTestMemory();
+    const c = createClient({ url: `file:${t.dbPath}` });
+    for (const reason of ["ump_forget: Ruth Okafor asked us to forget", "ump_forget urn:ump:ruthokaforx", "purge"]) {
+      await c.execute({ sql: "INSERT INTO tombstones (chunk_id, domain, content_hash, reason, deleted_at) VALUES (77, 'global', 'x', ?, 'now')", args: [reason] });
+    }
+    c.close();
+    // "okafor" is in the soft tombstone's record id too: that reason is Cairn's own and stays.
+    const cert = (await post("/dsar", { match: "okafor" })).body.certificate;
+    expect(cert.erased.redacted).toEqual({ tombstones: 1 });
+    expect((await sql(t.dbPath, "SELECT reason FROM tombstones ORDER BY id")).map((r) => r.reason)).toEqual(["ump_forget", "ump_forget urn:ump:ruthokaforx", "purge"]);
+    // A match on a word Cairn writes changes nothing.
+    expect((await post("/dsar", { match: "purge" })).body.certificate.erased.redacted).toEqual({});
+  });
+
+  it("counts audit rows that already name the match text as retained, leaves them as written, and the chain verifies", async () => {
+    t = await openTestMemory();
+    // A row as an older version wrote it, with an identifier in clear (today a salted hash is written instead).
+    await t.memory.audit.record({ action: "ingest_conversation", detail: { session: "standup of Ruth Okafor" } });
+    await ingest({ title: "Standup", content: "Ruth Okafor leads the Tuesday standup." });
+    const cert = (await post("/dsar", { match: "ruth okafor" })).body.certificate;
+    expect(cert.erased).toMatchObject({ tables: { chunks: 1 }, retained: { audit_log: 1 } });
+    expect((await post("/dsar/verify", cert)).body.valid).toBe(true);
+    expect(JSON.stringify(await sql(t.dbPath, "SELECT detail FROM audit_log"))).toContain("standup of Ruth Okafor");
+    expect((await (await t.req("GET", "/audit/verify")).json()).ok).toBe(true);
   });
 });

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { PUBLIC_ROUTES } from "../../src/http/gates.ts";
+import { PUBLIC_PAGES, PUBLIC_ROUTES } from "../../src/http/gates.ts";
 import { apiRouter, BEARER, createRoute, z } from "../../src/http/api-router.ts";
 import { openTestMemory, openapiYaml, type TestMemory } from "../_helpers/memory.ts";
 
@@ -68,7 +68,9 @@ describe("generated OpenAPI document", () => {
         else expect(op.security, path).toEqual([{ bearer: [] }]);
       }
     }
-    expect(open.sort()).toEqual([...PUBLIC_ROUTES].sort());
+    // SPEC §5's three public API routes, and the web client's page shells and assets (public by a recorded
+    // choice, x-cairn-choice: a browser navigation cannot carry a bearer; they hold no data).
+    expect(open.sort()).toEqual([...PUBLIC_ROUTES, ...PUBLIC_PAGES].map((k) => k.replace(/:([A-Za-z_]+)/g, "{$1}")).sort());
   });
 
   it("keeps the x-cairn-choice markers where the spec says 'not shown'", () => {

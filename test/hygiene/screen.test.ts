@@ -62,9 +62,9 @@ describe("screen (SPEC §1 injection screen)", () => {
     expect(r.verdict).toBe("reject");
   });
 
-  it("quarantines unexplained invisible characters on their own", () => {
-    const r = screen("Lovely weather\u200b\u200b today.");
-    expect(r).toEqual({ verdict: "quarantine", reasons: ["hidden_characters"], score: 0.5 });
+  it("quarantines a run of invisible characters on its own; a lone or doubled one is ordinary text (issue 36)", () => {
+    expect(screen("Lovely weather\u200b\u200c\u200b\u200c today.")).toEqual({ verdict: "quarantine", reasons: ["hidden_characters"], score: 0.5 });
+    expect(screen("Lovely weather\u200b\u200b today.")).toEqual({ verdict: "clean", reasons: [], score: 0 });
   });
 
   it("rejects ASCII smuggled in tag-block characters and screens what they spell", () => {

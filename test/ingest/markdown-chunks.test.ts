@@ -1,5 +1,5 @@
 /**
- * Issue 22 item 5: what the README promises about markdown chunking holds.
+ * Issue 22 item 5: what docs/write-doors.md promises about markdown chunking holds.
  * A short note (under 2,000 characters) is one chunk whatever its headings;
  * a longer one is cut at headings; and front matter is handled the same way
  * for every chunk: never chunk text, always kept as the chunk's metadata

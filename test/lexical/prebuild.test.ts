@@ -1,5 +1,5 @@
 /**
- * Loading a lexical snapshot in two halves (README "Recall": boot): the postings fill ahead of time — on a
+ * Loading a lexical snapshot in two halves (docs/benchmarks.md "Embedded server": boot): the postings fill ahead of time — on a
  * worker thread in the compiled build — then the light assembly. Either way the index answers exactly as the
  * one that was saved.
  */

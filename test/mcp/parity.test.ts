@@ -13,6 +13,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMcpServer } from "../../src/mcp/mcp-server.ts";
 import { operatorActor } from "../../src/ump/actor.ts";
+import { connectorFiles } from "../../src/runtime/private-file.ts";
 import { openTestMemory, tempDir, type TestMemory } from "../_helpers/memory.ts";
 
 const open: { close(): Promise<void> }[] = [];
@@ -60,8 +61,10 @@ const SEQUENCE: Call[] = [
 
 describe("MCP and HTTP give identical results", () => {
   it("runs the same sequence over both bindings on twin stores and compares every reply", async () => {
-    const httpStore = await openTestMemory({}, { clock: steppingClock() });
-    const mcpStore = await openTestMemory({}, { clock: steppingClock() });
+    // One config dir, so both stores hash audit identifiers under the same subject salt (issue 35).
+    const cfg = { CAIRN_CONFIG_DIR: tempDir() };
+    const httpStore = await openTestMemory(cfg, { clock: steppingClock(), connectorFiles });
+    const mcpStore = await openTestMemory(cfg, { clock: steppingClock(), connectorFiles });
     open.push(httpStore, mcpStore);
     const client = await mcpClient(mcpStore);
     const state: Record<string, string> = {};

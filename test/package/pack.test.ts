@@ -1,11 +1,17 @@
 /**
- * The published package (issue 21), slow, so gated: `CAIRN_SLOW=1` (.ci/run
- * sets it). Packs the tarball (`npm pack`), unpacks it as a consumer's
- * `node_modules/cairn` in a temp project whose runtime dependencies come from
- * this checkout (offline; no tsx, no ONNX packages), then imports the
- * library, the client and the file binding on Node and on Deno, runs the bin
- * from compiled JavaScript, and checks the one-line error for a missing ONNX
- * package.
+ * The published package, slow, so gated: `CAIRN_SLOW=1` (.ci/run sets it).
+ * Starts where a newcomer or a release starts: a fresh `git clone` of this
+ * repository's committed HEAD (no dist/), `npm ci` (from the npm cache when it
+ * has the tarballs), then `npm publish --dry-run` and `npm pack` with no flags,
+ * so the package's own lifecycle must build dist/. The tarball is unpacked as a
+ * consumer's `node_modules/cairn` in a temp project whose runtime dependencies
+ * come from the clone's install (offline; no tsx, no ONNX packages), which
+ * imports the library, the client and the file binding on Node and on Deno,
+ * runs the bins from compiled JavaScript, and checks the one-line error for a
+ * missing ONNX package.
+ *
+ * The clone is of committed work: uncommitted edits in this checkout are not
+ * in it.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -28,28 +34,58 @@ function run(cmd: string, args: string[], o: { cwd?: string } = {}): Promise<{ s
 
 const root = resolve(new URL("../..", import.meta.url).pathname);
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+/** The files a consumer's `import("cairn")`, `cairn/client` and `cairn/files` load. */
+const entryFiles = ["dist/mod.js", "dist/mod.d.ts", "dist/src/client/mod.js", "dist/src/client/mod.d.ts", "dist/src/ump/files.js", "dist/cli.js", "dist/gateway.js"];
 
-describe.runIf(process.env.CAIRN_SLOW === "1")("npm pack → consumer project", () => {
-  it("installs from the tarball and imports cairn, cairn/client and cairn/files on Node and Deno", { timeout: 600_000 }, async () => {
-    expect((await run(process.execPath, [join(root, "bin", "build-if-stale.mjs")], { cwd: root })).status).toBe(0);
-    const out = tempDir("cairn-pack-");
-    expect((await run("npm", ["pack", "--ignore-scripts", "--pack-destination", out], { cwd: root })).status).toBe(0);
+describe.runIf(process.env.CAIRN_SLOW === "1")("fresh clone → npm pack → consumer project", () => {
+  it("packs and dry-run publishes a built package from a clone with no dist/, which imports on Node and Deno", { timeout: 1_200_000 }, async () => {
+    const work = tempDir("cairn-pack-");
+    const repo = join(work, "repo");
+    const head = (await run("git", ["rev-parse", "HEAD"], { cwd: root })).stdout.trim();
+    expect((await run("git", ["clone", "--quiet", "--no-checkout", root, repo])).status).toBe(0);
+    expect((await run("git", ["checkout", "--quiet", head], { cwd: repo })).status).toBe(0);
+    expect(existsSync(join(repo, "dist"))).toBe(false);
+
+    const ci = await run("npm", ["ci", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: repo });
+    expect(ci.status, ci.stderr).toBe(0);
+    // The install runs no dependency install script (each is reviewed in package.json `allowScripts`) and builds nothing.
+    expect(ci.stderr).not.toMatch(/install scripts|install-scripts/);
+    expect(existsSync(join(repo, "dist"))).toBe(false);
+
+    // `npm publish --dry-run` from the clone: the tarball it would upload carries the compiled entry points.
+    const pub = await run("npm", ["publish", "--dry-run", "--json"], { cwd: repo });
+    expect(pub.status, pub.stderr).toBe(0);
+    const published = (JSON.parse(pub.stdout) as Record<string, { files: { path: string }[] }>)[pkg.name]!.files.map((f) => f.path);
+    for (const f of entryFiles) expect(published).toContain(f);
+
+    // `npm pack` from the clone, again with no dist/ to start from.
+    rmSync(join(repo, "dist"), { recursive: true, force: true });
+    const out = join(work, "out");
+    mkdirSync(out);
+    const packed = await run("npm", ["pack", "--pack-destination", out], { cwd: repo });
+    expect(packed.status, packed.stderr).toBe(0);
     const tgz = readdirSync(out).find((f) => f.endsWith(".tgz"))!;
     const listing = (await run("tar", ["-tzf", join(out, tgz)])).stdout.split("\n");
+    for (const f of entryFiles) expect(listing).toContain(`package/${f}`);
     // `files` keeps tests, fixtures, sources and the build stamp out of the tarball.
-    expect(listing.some((f) => f.startsWith("package/test/") || f.startsWith("package/fixtures/") || f.startsWith("package/src/"))).toBe(false);
-    expect(listing).toContain("package/dist/mod.js");
-    expect(listing).toContain("package/dist/src/client/mod.d.ts");
+    expect(listing.some((f) => f.startsWith("package/test/") || f.startsWith("package/fixtures/") || f.startsWith("package/src/") || f.startsWith("package/dist/test/"))).toBe(false);
+    expect(listing).not.toContain("package/dist/.built");
+    // The README's links into docs/ resolve inside the installed package too.
+    expect(listing).toContain("package/docs/README.md");
 
-    const app = join(out, "consumer");
+    const app = join(work, "consumer");
     const nm = join(app, "node_modules");
     mkdirSync(join(nm, "cairn"), { recursive: true });
     expect((await run("tar", ["-xzf", join(out, tgz), "-C", join(nm, "cairn"), "--strip-components=1"])).status).toBe(0);
-    // Offline: the runtime dependencies (only those) are linked from this checkout's install.
+    // Installing the tarball asks the consumer to approve nothing: the published manifest has no install-time script
+    // (npm treats `prepare` of a tarball dependency as one and warns about it).
+    const manifest = JSON.parse(readFileSync(join(nm, "cairn", "package.json"), "utf8"));
+    for (const s of ["preinstall", "install", "postinstall", "prepare"]) expect(manifest.scripts?.[s], s).toBeUndefined();
+    // Offline: the runtime dependencies (only those) are linked from the clone's install.
     for (const dep of Object.keys(pkg.dependencies)) {
       const [scope] = dep.split("/");
       if (dep.includes("/")) mkdirSync(join(nm, scope!), { recursive: true });
-      symlinkSync(join(root, "node_modules", dep), join(nm, dep));
+      symlinkSync(join(repo, "node_modules", dep), join(nm, dep));
     }
     expect(existsSync(join(nm, "tsx"))).toBe(false);
     writeFileSync(join(app, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module", dependencies: { cairn: pkg.version } }));
@@ -72,8 +108,7 @@ describe.runIf(process.env.CAIRN_SLOW === "1")("npm pack → consumer project", 
     // The bin runs compiled JavaScript (no tsx installed here).
     const bin = await run(process.execPath, [join(nm, "cairn", "bin", "cairn.mjs"), "--version"], { cwd: app });
     expect(bin.stdout).toContain(pkg.version);
-    // So does the messaging gateway's bin (issue 18): compiled, and it loads and checks a config (a group-readable one is refused).
-    expect(listing).toContain("package/dist/gateway.js");
+    // So does the messaging gateway's bin: compiled, and it loads and checks a config (a group-readable one is refused).
     const gw = await run(process.execPath, [join(nm, "cairn", "bin", "cairn-gateway.mjs"), "--version"], { cwd: app });
     expect(gw.stdout).toContain(`cairn-gateway/${pkg.version}`);
     writeFileSync(join(app, "gateway.json"), "{}", { mode: 0o644 });

@@ -124,7 +124,8 @@ describe("the proposal score a reviewer reads (SPEC §1 item 4)", () => {
 
   it("lowers safety by the screen score and names the screen's reasons", async () => {
     t = await openTestMemory();
-    const r = await propose(t, { content: "Rotate the\u200b signing key every 90 days.", origin: "human" });
+    // A zero-width run (a hidden payload) is a screen signal; a lone zero-width space is ordinary text (issue 36).
+    const r = await propose(t, { content: "Rotate the\u200b\u200c\u200b\u200c signing key every 90 days.", origin: "human" });
     const v = await view(t, r.body.id);
     const safety = parts(v).safety;
     expect(v.screen.score).toBeGreaterThan(0);

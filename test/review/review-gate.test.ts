@@ -33,7 +33,8 @@ describe("POST /ingest/proposal (SPEC §3: none → pending)", () => {
 
   it("scores deterministically and exposes the breakdown, screen verdict and raw evidence", async () => {
     t = await openTestMemory();
-    const content = "Rotate the\u200b signing key every 90 days; the vault team owns it.";
+    // A run of four zero-width characters is a hidden payload, so the screen flags it (a lone one is ordinary text, issue 36).
+    const content = "Rotate the\u200b\u200c\u200b\u200c signing key every 90 days; the vault team owns it.";
     await t.req("POST", "/ingest", { title: "already", content: "An entry that is already stored." });
     const a = await propose(t, { content, origin: "human" });
     const b = await propose(t, { content: "An entry that is already stored.", origin: "model" });
@@ -41,7 +42,7 @@ describe("POST /ingest/proposal (SPEC §3: none → pending)", () => {
     const va = views.find((v) => v.id === a.body.id)!;
     const vb = views.find((v) => v.id === b.body.id)!;
     const parts = (v: Record<string, any>) => Object.fromEntries(v.score_breakdown.components.map((c: { name: string; value: number }) => [c.name, c.value]));
-    // The invisible character is a screen signal, so safety drops below 1; every contribution is weight × value.
+    // The zero-width run is a screen signal, so safety drops below 1; every contribution is weight × value.
     expect(parts(va)).toMatchObject({ novelty: 1, provenance: 1 });
     expect(parts(va).safety).toBeLessThan(1);
     expect(parts(vb)).toMatchObject({ novelty: 0, provenance: 0.5, safety: 1 });
@@ -51,7 +52,7 @@ describe("POST /ingest/proposal (SPEC §3: none → pending)", () => {
     }
     expect(va.screen.reasons).toContain("hidden_characters");
     expect(va.content).toBe("Rotate the signing key every 90 days; the vault team owns it.");
-    expect(va.raw_evidence).toMatchObject({ removed_by_read_seam: 1, escaped: "Rotate the\\u{200B} signing key every 90 days; the vault team owns it." });
+    expect(va.raw_evidence).toMatchObject({ removed_by_read_seam: 4, escaped: "Rotate the\\u{200B}\\u{200C}\\u{200B}\\u{200C} signing key every 90 days; the vault team owns it." });
     expect(va.raw_evidence.bytes).toBe(new TextEncoder().encode(content).length);
     // Same candidate into a fresh store: same score.
     const again = await openTestMemory();

@@ -90,7 +90,9 @@ describe("forget", () => {
     expect((await json(m.req("POST", "/recall", { query: "VPN password rotates" }))).hits).toEqual([]);
     const audit = await json(m.req("POST", "/ump/audit", { action: "ump_forget" }));
     expect(audit.rows).toHaveLength(1);
-    expect(audit.rows[0].detail).toMatchObject({ hard: false, reason: "user asked", ids: expect.arrayContaining([a.id, b.id]) });
+    expect(audit.rows[0].detail).toMatchObject({ hard: false, reason_ref: expect.stringMatching(/^[0-9a-f]{64}$/), ids: expect.arrayContaining([a.id, b.id]) });
+    // The append-only audit row keeps the reason's salted hash, never the free text (issue 35).
+    expect(JSON.stringify(audit.rows)).not.toContain("user asked");
     const tomb = await m.memory.db.execute("SELECT COUNT(*) AS n FROM tombstones WHERE reason LIKE 'ump_forget%'");
     expect(Number(tomb.rows[0].n)).toBe(2);
     expect(Number((await m.memory.db.execute("SELECT COUNT(*) AS n FROM chunks")).rows[0].n)).toBe(2);
@@ -108,9 +110,10 @@ describe("forget", () => {
     for (const id of [a.id, b.id]) expect((await m.req("GET", `/ump/memory/${id}`)).status).toBe(404);
     const forgets = await json(m.req("POST", "/ump/audit", { action: "ump_forget" }));
     expect(forgets.rows).toHaveLength(1);
-    expect(forgets.rows[0].detail).toMatchObject({ hard: true, reason: "erasure request", ids: expect.arrayContaining([a.id, b.id]) });
+    expect(forgets.rows[0].detail).toMatchObject({ hard: true, reason_ref: expect.stringMatching(/^[0-9a-f]{64}$/), ids: expect.arrayContaining([a.id, b.id]) });
+    expect(JSON.stringify(forgets.rows)).not.toContain("erasure request");
     expect(forgets.rows[0].detail.chunks).toHaveLength(2);
-    const tombs = await m.memory.db.execute("SELECT COUNT(*) AS n FROM tombstones WHERE reason = 'ump_forget: erasure request'");
+    const tombs = await m.memory.db.execute("SELECT COUNT(*) AS n FROM tombstones WHERE reason = 'ump_forget'");
     expect(Number(tombs.rows[0].n)).toBe(2);
     expect((await json(m.req("GET", "/ump/audit/verify"))).ok).toBe(true);
   });

@@ -36,7 +36,7 @@ describe("cairn workflow note", { timeout: 300_000 }, () => {
     expect(b.code, b.stderr).toBe(0);
     expect(JSON.parse(b.stdout).events.map((e: { type: string }) => e.type)).toEqual(["run/note", "case/reask"]);
     const missing = await cairn(["workflow", "note", "99", "x"], env);
-    // README "Exit codes": an unknown run is a failure (1), not a usage error (2).
+    // docs/cli.md "Exit codes": an unknown run is a failure (1), not a usage error (2).
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("not_found");
     const m2 = await openTestMemory(env, {}, dir);

@@ -9,6 +9,8 @@
  */
 import type { Hono } from "hono";
 import type { Memory } from "../../memory.ts";
+import { InboundBody, type InboundInput } from "../../workflow/workflow-schema.ts";
+import { readJson } from "../read-json.ts";
 import { apiRouter, createRoute, errorResponses, z } from "../api-router.ts";
 
 const KindParam = z.object({ kind: z.string().openapi({ param: { name: "kind", in: "path" }, example: "signal", description: "signal, telegram or whatsapp (enabled by its bridge config file)" }) });
@@ -20,9 +22,10 @@ const inbound = createRoute({
   "x-cairn-choice": "200 {status: noted (case note on the bound run) | proposed (capture proposal) | duplicate (external_id seen), kind, message_id, …}; 409 webhook_replayed",
   request: {
     params: KindParam,
-    body: { required: true, content: { "application/json": { schema: z.object({ envelope: z.unknown().optional().openapi({ type: "object", description: "{conversation_ref, text (1–10,000), external_id}" }) }) } } },
+    // Read by hand: the service checks the kind (404) before the body (InboundBody).
+    body: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/ChannelInbound" } } } },
   },
-  responses: { 200: json(z.looseObject({ status: z.enum(["noted", "proposed", "duplicate"]), kind: z.string(), message_id: z.number().int() }), "Filed"), ...errorResponses(400, 401, 403, 404, 409) },
+  responses: { 200: json(z.object({ status: z.enum(["noted", "proposed", "duplicate"]), kind: z.string(), message_id: z.number().int() }), "Filed"), ...errorResponses(400, 401, 403, 404, 409) },
 });
 const drain = createRoute({
   method: "post", path: "/webhooks/channel/{kind}/drain", operationId: "channelDrain", summary: "Claim approved channel/out envelopes (marks them delivered)", tags: ["channels"], security: WEBHOOK,
@@ -31,7 +34,7 @@ const drain = createRoute({
   description: "Body (optional, JSON): `{limit?: 1..100}` (default 20). An empty body drains with the default limit.",
   request: { params: KindParam },
   responses: {
-    200: json(z.object({ kind: z.string(), envelopes: z.array(z.looseObject({ id: z.number().int(), run_id: z.number().int(), conversation_ref: z.string(), text: z.string() })), redelivered: z.literal(true).optional() }), "Claimed"),
+    200: json(z.object({ kind: z.string(), envelopes: z.array(z.object({ id: z.number().int(), run_id: z.number().int(), conversation_ref: z.string(), text: z.string() })), redelivered: z.literal(true).optional() }), "Claimed"),
     ...errorResponses(400, 401, 403, 404, 409),
   },
 });
@@ -39,7 +42,8 @@ const drain = createRoute({
 /** Registers the channel webhook routes. */
 export function channelRoutes(app: Hono, memory: Memory): void {
   const r = apiRouter();
-  r.openapi(inbound, async (c) => c.json(await memory.workflow.inbound(c.req.valid("param").kind, c.req.valid("json"), { webhookId: c.get("webhookId") }), 200));
+  r.openAPIRegistry.register("ChannelInbound", InboundBody);
+  r.openapi(inbound, async (c) => c.json(await memory.workflow.inbound(c.req.valid("param").kind, await readJson(c) as InboundInput, { webhookId: c.get("webhookId") }), 200));
   r.openapi(drain, async (c) => {
     const text = await c.req.text();
     let b: unknown = {};

@@ -12,6 +12,7 @@ import { promoteClaim } from "../../claims/promote.ts";
 import { MemoryError } from "../../core/errors.ts";
 import type { Memory } from "../../memory.ts";
 import { apiRouter, BEARER, createRoute, errorResponses, z } from "../api-router.ts";
+import { ClaimBatchBody, ClaimBody, ClaimSchemaBody } from "../../claims/claim-schema.ts";
 import { actorOf } from "./workflow.ts";
 
 const TAGS = ["claims"];
@@ -40,10 +41,7 @@ const Page = z.object({
 const createSchema = createRoute({
   method: "post", path: "/workflow/claim-schemas", operationId: "createClaimSchema", summary: "Create a claim schema (a JSON Schema in the supported subset)", tags: TAGS, security: BEARER,
   "x-cairn-choice": "body {name: ^[a-z][a-z0-9_.-]{0,63}$, schema: JSON Schema subset (type, properties, required, additionalProperties, items, minItems, maxItems, enum, const, minLength, maxLength, pattern, minimum, maximum; annotations $schema, $id, $comment, title, description, examples, default)} → 201 {created: true, schema} or 200 {created: false} for the same name and bytes; 400 claim_schema_invalid (unsupported keyword), 409 claim_schema_exists (same name, other schema); schemas are immutable",
-  request: body(z.object({
-    name: z.unknown().optional().openapi({ type: "string", example: "refund-eligibility" }),
-    schema: z.unknown().optional().openapi({ type: "object", example: { type: "object", required: ["order"], properties: { order: { type: "string" } } } }),
-  })),
+  request: body(ClaimSchemaBody),
   responses: {
     200: json(z.object({ created: z.boolean(), schema: SchemaView }), "Already existed with the same bytes"),
     201: json(z.object({ created: z.boolean(), schema: SchemaView }), "Created"),
@@ -59,11 +57,7 @@ const listSchemas = createRoute({
 const fileClaim = createRoute({
   method: "post", path: "/workflow/claims", operationId: "fileClaim", summary: "File a claim against a schema, with chunk ids as evidence", tags: TAGS, security: BEARER,
   "x-cairn-choice": "body {schema_id, claim: any JSON (≤ 64 KiB), evidence: [chunk id, …] 1..100} → 201 claim with status filed; the claim is validated at verify, not at filing; 404 not_found for an unknown schema_id, 400 evidence_invalid, 400 claim_too_large",
-  request: body(z.object({
-    schema_id: z.unknown().optional().openapi({ type: "integer", example: 1 }),
-    claim: z.unknown().optional().openapi({ example: { order: "A-1001" } }),
-    evidence: z.unknown().optional().openapi({ type: "array", items: { type: "integer" }, example: [12, 15] }),
-  })),
+  request: body(ClaimBody),
   responses: { 201: json(ClaimView, "Filed"), ...errorResponses(400, 401, 403, 404, 415) },
 });
 const listClaims = createRoute({
@@ -103,10 +97,7 @@ const BATCH_CHOICE = "SPEC §2.12 names claim batches without fields: a batch is
 const createBatch = createRoute({
   method: "post", path: "/workflow/claim-batches", operationId: "createClaimBatch", summary: "File a batch of existing claims to verify together", tags: TAGS, security: BEARER,
   "x-cairn-choice": `${BATCH_CHOICE}. Body {claim_ids: [claim id, …] 1..100 distinct, name?: ^[a-z][a-z0-9_.-]{0,63}$} → 201 the batch (status filed); 404 not_found naming the missing ids`,
-  request: body(z.object({
-    claim_ids: z.unknown().optional().openapi({ type: "array", items: { type: "integer" }, minItems: 1, maxItems: 100, example: [1, 2] }),
-    name: z.unknown().optional().openapi({ type: "string", pattern: "^[a-z][a-z0-9_.-]{0,63}$", example: "refunds-week-48" }),
-  })),
+  request: body(ClaimBatchBody),
   responses: { 201: json(BatchView, "Filed"), ...errorResponses(400, 401, 403, 404, 415) },
 });
 const listBatches = createRoute({

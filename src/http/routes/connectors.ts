@@ -6,6 +6,7 @@
  */
 import type { Hono } from "hono";
 import type { Memory } from "../../memory.ts";
+import { RegisterConnectorBody } from "../../connectors/connector-schema.ts";
 import { apiRouter, BEARER, createRoute, errorResponses, z } from "../api-router.ts";
 
 const Connector = z
@@ -23,18 +24,8 @@ const Connector = z
     "x-cairn-choice": "SPEC §2.12 fields (id, kind, instance, state, last_sync_at) plus last_error (safe text), records_total and resumable (a committed cursor is kept)",
   });
 
-// Kind, instance and config are checked by the connector service (shared with `cairn connect`), so the shape documents them.
-const Register = z
-  .object({
-    kind: z.unknown().optional().openapi({ type: "string", description: "Required: a built-in kind (github, zendesk, freshdesk, jira, custom)", example: "github" }),
-    instance: z.unknown().optional().openapi({ type: "string", description: "`^[a-z0-9][a-z0-9_-]{0,63}$`, default `default`", example: "main" }),
-    config: z.unknown().optional().openapi({
-      type: "object",
-      description: "The vendor config, written to `<config_dir>/connectors/{kind}-{instance}.json` with mode 0600; absent: the existing file is loaded (and refused unless 0600). Secrets are named by path (e.g. `key_file`), never inlined.",
-      example: { api_base_url: "https://api.github.com", app_id: "12345", installation_id: "67890", key_file: "/home/op/.config/cairn/github-app.pem", repos: ["acme/widgets"] },
-    }),
-  })
-  .openapi("RegisterConnector", { "x-cairn-choice": "body {kind, instance?, config?}; the registry row starts in state registered" });
+// The schema the connector service parses with too (shared with `cairn connect`).
+const Register = RegisterConnectorBody;
 
 const Registered = z.object({ created: z.boolean(), connector: Connector, config_path: z.string() }).openapi("ConnectorRegistered");
 

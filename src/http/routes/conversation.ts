@@ -1,44 +1,13 @@
 /**
  * `POST /ingest/conversation` (issue 24; this project's addition to SPEC
  * §4.2, marked `x-cairn-choice`): a session of dialogue turns, one chunk per
- * turn. Declared as schemas in code (src/http/api-router.ts); field rules
- * live in the domain validator (src/conversation/ingest-conversation.ts), so
- * HTTP, MCP and the CLI answer the same codes.
+ * turn. The body is `ConversationBody` (src/conversation/conversation-schema.ts),
+ * which the domain parses with too, so every binding answers the same codes.
  */
 import type { Hono } from "hono";
+import { ConversationBody } from "../../conversation/conversation-schema.ts";
 import type { Memory } from "../../memory.ts";
 import { apiRouter, BEARER, createRoute, errorResponses, z } from "../api-router.ts";
-
-const Turn = z
-  .object({
-    speaker: z.unknown().optional().openapi({ type: "string", description: "Required; who spoke (1 to 200 bytes). Stored as the turn's speaker label.", example: "John" }),
-    text: z.unknown().optional().openapi({ type: "string", description: "Required; the turn's words (1 to 1,000,000 bytes, verbatim)", example: "All you need is a gamepad and some practice." }),
-    id: z.unknown().optional().openapi({ type: "string", description: "The client's own turn id, echoed as `turn_id`", example: "D1:3" }),
-    time: z.unknown().optional().openapi({
-      type: "string", description: "When the turn was said (ISO-8601 date and time), kept as `meta.conversation.time`; its relative dates resolve against this day",
-      example: "2023-05-08T13:56:00Z",
-    }),
-  })
-  .openapi("ConversationTurn");
-
-const ConversationBody = z
-  .object({
-    session: z
-      .object({
-        id: z.unknown().optional().openapi({ type: "string", description: "Required; the session's id", example: "2023-05-08-standup" }),
-        date: z.unknown().optional().openapi({
-          type: "string", description: "When the session took place: ISO-8601, or written out (`1:56 pm on 8 May, 2023`). Relative dates in turns resolve against it.",
-          example: "2023-05-08",
-        }),
-        title: z.unknown().optional().openapi({ type: "string", description: "The session's title (at most 500 characters), written on every turn's session line", example: "Sourdough starter help" }),
-      })
-      .passthrough()
-      .optional(),
-    turns: z.unknown().optional().openapi({ type: "array", items: { $ref: "#/components/schemas/ConversationTurn" }, description: "Required; 1 to 1,000 turns in order" }),
-    domain: z.unknown().optional().openapi({ type: "string", description: "Forced domain; omitted resolves to `global`" }),
-  })
-  .passthrough()
-  .openapi("ConversationIngest", { "x-cairn-choice": "SPEC §4.2 has no conversation door: {session: {id, date?, title?}, turns: [{speaker, text, id?, time?}], domain?}" });
 
 const TurnResult = z
   .object({
@@ -78,7 +47,6 @@ const ingest = createRoute({
 export function conversationRoutes(app: Hono, memory: Memory): void {
   const r = apiRouter();
   // The turns field is documented by reference (its values are checked by the domain validator), so the schema is registered by name.
-  r.openAPIRegistry.register("ConversationTurn", Turn);
   r.openapi(ingest, async (c) => c.json(await memory.ingestConversation(c.req.valid("json")), 200));
   app.route("/", r);
 }

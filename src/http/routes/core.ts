@@ -35,7 +35,7 @@ const stats = createRoute({
   method: "get", path: "/stats", operationId: "getStats", tags: ["core"], security: BEARER,
   summary: "Counts (this project's shape {docs, entities, relations, tombstones, db_mib, rss_mib})", ...choice,
   responses: {
-    200: json(z.looseObject({ docs: z.number().int(), entities: z.number().int(), relations: z.number().int(), tombstones: z.number().int(), db_mib: z.number(), rss_mib: z.number() }).openapi("Stats"), "Counts"),
+    200: json(z.object({ docs: z.number().int(), entities: z.number().int(), relations: z.number().int(), tombstones: z.number().int(), db_mib: z.number(), rss_mib: z.number() }).openapi("Stats"), "Counts"),
     ...errorResponses(401, 403),
   },
 });

@@ -1,7 +1,9 @@
 /** Domain routes (SPEC §4.5), declared as schemas in code (issue 21: `src/http/api-router.ts`). */
 import type { Hono } from "hono";
+import { domainNameField } from "../../domains/domain-name.ts";
 import type { Memory } from "../../memory.ts";
 import { apiRouter, BEARER, createRoute, errorResponses, z } from "../api-router.ts";
+import { body } from "../../core/schema.ts";
 
 const DomainEntry = z
   .object({
@@ -15,11 +17,8 @@ const DomainEntry = z
 
 const NameParam = z.object({ name: z.string().openapi({ param: { name: "name", in: "path" }, example: "work" }) });
 
-// Domain names are checked by the domain service (`domain_invalid`, shared with MCP and the CLI), so the shape only
-// documents the field: a field left to domain validation is `.optional()` here, or zod would answer first.
-const CreateDomain = z
-  .object({ name: z.unknown().optional().openapi({ type: "string", description: "Required; `^[a-z0-9][a-z0-9_-]{0,62}$` after trimming and lower-casing", example: "work" }) })
-  .openapi("CreateDomain");
+// The SPEC §2.5 rule the domain service applies too (`domain_invalid`, shared with MCP and the CLI).
+const CreateDomain = body({ name: domainNameField("name") }, { meta: { id: "CreateDomain" } });
 
 const list = createRoute({
   method: "get", path: "/domains", operationId: "listDomains", summary: "List domains with entry, entity and relation counts", tags: ["domains"], security: BEARER,

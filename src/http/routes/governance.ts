@@ -7,9 +7,12 @@
 import type { Context, Hono } from "hono";
 import { MemoryError } from "../../core/errors.ts";
 import type { Memory } from "../../memory.ts";
+import { parseWith } from "../../core/schema.ts";
+import { ConsolidateBody, ConsolidateProposeBody, ConsolidateUndoBody } from "../../review/consolidate-schema.ts";
+import { ProposalBody } from "../../review/parse-proposal.ts";
 import { apiRouter, BEARER, createRoute, errorResponses, z } from "../api-router.ts";
 import { piiReadOf } from "../principal.ts";
-import { json, jsonBody, Link, optionalBody, pathParam, ProposalView, q } from "../shapes.ts";
+import { json, jsonBody, Link, optionalBody, pathParam, ProposalView, q, ref } from "../shapes.ts";
 
 function idParam(raw: string | undefined, field = "id"): number {
   if (raw === undefined || !/^[0-9]{1,15}$/.test(raw) || Number(raw) < 1) {
@@ -37,27 +40,13 @@ async function bodyOrEmpty(c: Context): Promise<Record<string, unknown>> {
   throw new MemoryError("invalid_json", "request body must be a JSON object");
 }
 
-function optionalId(b: Record<string, unknown>, field: string): number | undefined {
-  const v = b[field];
-  if (v === undefined || v === null) return undefined;
-  if (!Number.isSafeInteger(v) || (v as number) < 1) throw new MemoryError("invalid_request", `${field} must be a positive integer`, { field });
-  return v as number;
-}
-
-const f = (extra: Record<string, unknown>) => z.unknown().optional().openapi(extra);
 const IdParams = z.object({ id: pathParam("id", { type: "integer", description: "Non-numeric → 400 invalid_id" }) });
 const paging = (max: number) => ({ after: q(undefined, { type: "integer", minimum: 0 }), limit: q(undefined, { type: "integer", minimum: 1, maximum: max }) });
 
 const propose = createRoute({
   method: "post", path: "/ingest/proposal", operationId: "fileProposal", tags: ["governance"], security: BEARER,
   summary: "File a scored proposal for human review; creates no knowledge row (SPEC §3)", description: "Write posture (SPEC §1): CAIRN_WRITE_POSTURE=open (default) inserts directly through the six posture-carrying doors (screened, not gated); review makes them file proposals instead. The six: POST /ingest/memory, POST /add, POST /ump/remember, POST /ump/revise, POST /ingest?format=ump|ump-md, POST /webhooks/channel/{kind}. Under review, /ingest/memory and /add answer each entry with {status: proposed, proposal_id, domain}. Not posture-carrying: /ingest and /ingest/markdown (always direct), /ingest/proposal (always a proposal), /parcels/import (always pending).", "x-cairn-choice": "Body {content, title?, domain?, kind?: memory|capture, origin?, owner?, source? (≤64 bytes), source_prompt? (≤2048 bytes)}. Reply {id, status: pending, score, verdict: clean|quarantine|reject, domain, untrusted: true, duplicate?: true}; an identical pending proposal is returned (duplicate: true) and nothing is written. The screen verdict is filed for the reviewer; it is refused (400 content_rejected) only where INJECTION_POLICY refuses it at every write door. The score is deterministic: 0.4·safety (1 − screen score) + 0.25·novelty (0 if the content is already stored) + 0.2·substance (distinct analyzer terms / 8, capped) + 0.15·provenance (origin trust), rounded to 4 places.",
-  request: {
-    body: jsonBody(z.looseObject({
-      content: f({ type: "string", description: "Required" }), title: f({ type: "string" }), domain: f({ type: "string" }),
-      kind: f({ type: "string", enum: ["memory", "capture"] }), origin: f({ type: "string" }), owner: f({ type: "string" }),
-      source: f({ type: "string", maxLength: 64 }), source_prompt: f({ type: "string", maxLength: 2048 }),
-    }).openapi("ProposalRequest")),
-  },
+  request: { body: jsonBody(ProposalBody) },
   responses: {
     200: json(z.object({
       id: z.number().int(), status: z.literal("pending"), score: z.number(), verdict: z.string(), domain: z.string(), untrusted: z.literal(true), duplicate: z.literal(true).optional(),
@@ -110,7 +99,7 @@ const reject = createRoute({
 const consolidatePropose = createRoute({
   method: "post", path: "/consolidate/propose", operationId: "proposeLinks", tags: ["governance"], security: BEARER,
   summary: "Propose supersedes/contradicts links deterministically", "x-cairn-choice": "Body {domain?, threshold? (0–1, default 0.9)} (may be empty). Rules: two current graph edges with the same subject and relation but different objects and overlapping valid windows, owned by two unflagged chunks → contradicts; two unflagged chunks of one domain whose term-vector cosine (lexical analyzer terms, ≥3 distinct terms each) is ≥ threshold → supersedes. Links point newer → older. A pair that already has a link of that kind (any status) is not proposed again. Reply {proposed: [Link], threshold}; Link = {id, kind, from, to, status: proposed|approved|undone|dismissed, basis, created_at, approved_at?, closed_at?}.",
-  request: { body: optionalBody({ type: "object", properties: { domain: { type: "string" }, threshold: { type: "number", minimum: 0, maximum: 1, default: 0.9 } } }) },
+  request: { body: optionalBody(ref("ConsolidateProposeRequest")) },
   responses: { 200: json(z.object({ proposed: z.array(Link), threshold: z.number() }), "Newly proposed links"), ...errorResponses(400, 401, 403) },
 });
 
@@ -124,22 +113,25 @@ const links = createRoute({
 const consolidate = createRoute({
   method: "post", path: "/consolidate", operationId: "approveLink", tags: ["governance"], security: BEARER,
   summary: "Approve a consolidation link (current recall stops returning a superseded chunk; at before the approval still does)", "x-cairn-choice": "Body {id} approves a proposed link, or {from, to, kind?: supersedes (default)|contradicts} files and approves one. Reply: the Link. 404 not_found, 409 conflict (not proposed, already approved, or a supersede cycle).",
-  request: {
-    body: optionalBody({ type: "object", properties: { id: { type: "integer" }, from: { type: "integer" }, to: { type: "integer" }, kind: { type: "string", enum: ["supersedes", "contradicts"], default: "supersedes" } } }),
-  },
+  request: { body: optionalBody(ref("ConsolidateRequest")) },
   responses: { 200: json(Link, "Approved link"), ...errorResponses(400, 401, 403, 404, 409) },
 });
 
 const undo = createRoute({
   method: "post", path: "/consolidate/undo", operationId: "undoLink", tags: ["governance"], security: BEARER,
   summary: "Reverse an approved link (status undone) or dismiss a proposed one (status dismissed)", "x-cairn-choice": "Body {id}; reply: the Link; 404 not_found; 409 conflict when already undone or dismissed",
-  request: { body: optionalBody({ type: "object", required: ["id"], properties: { id: { type: "integer" } } }) },
+  request: { body: optionalBody(ref("ConsolidateUndoRequest")) },
   responses: { 200: json(Link, "Closed link"), ...errorResponses(400, 401, 403, 404, 409) },
 });
 
 /** Registers the review and consolidation routes. */
 export function governanceRoutes(app: Hono, memory: Memory) {
-  const r = apiRouter()
+  const r = apiRouter();
+  // Bodies that may be empty are read by hand (an empty body is `{}`) and parsed with their schemas.
+  r.openAPIRegistry.register("ConsolidateProposeRequest", ConsolidateProposeBody);
+  r.openAPIRegistry.register("ConsolidateRequest", ConsolidateBody);
+  r.openAPIRegistry.register("ConsolidateUndoRequest", ConsolidateUndoBody);
+  const routes = r
     .openapi(propose, async (c) => c.json(await memory.review.propose(c.req.valid("json")), 200))
     .openapi(list, async (c) => c.json(await memory.review.list({
       status: c.req.query("status") || undefined, after: intQuery(c, "after", 0, Number.MAX_SAFE_INTEGER), limit: Math.max(1, intQuery(c, "limit", 100, 500)),
@@ -153,25 +145,12 @@ export function governanceRoutes(app: Hono, memory: Memory) {
     })
     // SPEC §3: a `reason` is accepted (query or body) and not persisted, so the body is never read.
     .openapi(reject, async (c) => c.json(await memory.review.reject(idParam(c.req.param("id"))), 200))
-    .openapi(consolidatePropose, async (c) => {
-      const b = await bodyOrEmpty(c);
-      if (b.domain !== undefined && typeof b.domain !== "string") throw new MemoryError("domain_invalid", "domain must be a string", { field: "domain" });
-      return c.json(await memory.consolidate.propose({ domain: b.domain as string | undefined, threshold: b.threshold as number | undefined }), 200);
-    })
+    .openapi(consolidatePropose, async (c) => c.json(await memory.consolidate.propose(parseWith(ConsolidateProposeBody, await bodyOrEmpty(c))), 200))
     .openapi(links, async (c) => c.json(await memory.consolidate.list({
       status: c.req.query("status") || undefined, after: intQuery(c, "after", 0, Number.MAX_SAFE_INTEGER), limit: Math.max(1, intQuery(c, "limit", 100, 500)),
     }), 200))
-    .openapi(consolidate, async (c) => {
-      const b = await bodyOrEmpty(c);
-      const kind = b.kind;
-      if (kind !== undefined && kind !== "supersedes" && kind !== "contradicts") throw new MemoryError("invalid_request", "kind must be supersedes or contradicts", { field: "kind" });
-      return c.json(await memory.consolidate.approve({ id: optionalId(b, "id"), from: optionalId(b, "from"), to: optionalId(b, "to"), kind }), 200);
-    })
-    .openapi(undo, async (c) => {
-      const id = optionalId(await bodyOrEmpty(c), "id");
-      if (id === undefined) throw new MemoryError("invalid_request", "id is required", { field: "id" });
-      return c.json(await memory.consolidate.undo(id), 200);
-    });
-  app.route("/", r);
-  return r;
+    .openapi(consolidate, async (c) => c.json(await memory.consolidate.approve(parseWith(ConsolidateBody, await bodyOrEmpty(c))), 200))
+    .openapi(undo, async (c) => c.json(await memory.consolidate.undo(parseWith(ConsolidateUndoBody, await bodyOrEmpty(c)).id), 200));
+  app.route("/", routes);
+  return routes;
 }

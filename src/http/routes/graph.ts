@@ -56,9 +56,9 @@ const traverse = createRoute({
     }),
   },
   responses: {
-    200: json(z.looseObject({
+    200: json(z.object({
       start: NodeRef, domain: z.string(), max_depth: z.number().int(),
-      nodes: z.array(z.looseObject({ id: z.number().int(), name: z.string(), depth: z.number().int() })),
+      nodes: z.array(z.object({ id: z.number().int(), name: z.string(), depth: z.number().int() })),
       edges: z.array(AnyObject), truncated: z.boolean(), at: z.string().optional(), paths: z.array(AnyObject).optional(),
     }).openapi("Traversal"), "The walk"),
     ...errorResponses(400, 401, 403, 404),
@@ -73,9 +73,9 @@ const history = createRoute({
     "relation:<id>). Admin-gated (global admin). Non-numeric id → 400 invalid_id.",
   request: { params: z.object({ id: pathParam("id", { type: "integer" }) }) },
   responses: {
-    200: json(z.looseObject({
+    200: json(z.object({
       id: z.number().int(), domain: z.string(), from: NodeRef, relation: z.string(), to: NodeRef,
-      versions: z.array(z.looseObject({ id: z.number().int(), current: z.boolean(), created_at: z.string() })),
+      versions: z.array(z.object({ id: z.number().int(), current: z.boolean(), created_at: z.string() })),
     }).openapi("RelationshipHistory"), "{id, from, relation, to, versions}"),
     ...errorResponses(400, 401, 403, 404),
   },

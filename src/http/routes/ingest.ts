@@ -1,9 +1,14 @@
-/** Structured ingest routes (SPEC §4.2), declared as schemas in code (issue 21). */
+/**
+ * Structured ingest routes (SPEC §4.2). Bodies are the domain's schemas (src/ingest/ingest-schema.ts): `/ingest`
+ * reads its body by hand (several media types) and the domain parses it with `IngestBody`; `/ingest/batch` validates
+ * with `IngestBatchBody` here, each item's refusal carrying `items[i]` and its index, as the domain would.
+ */
 import type { Hono } from "hono";
+import { IngestBatchBody, IngestBody, IngestReply, type IngestInput } from "../../ingest/ingest-schema.ts";
 import type { Memory } from "../../memory.ts";
-import { apiRouter, BEARER, createRoute, errorResponses, z } from "../api-router.ts";
+import { apiRouter, BEARER, createRoute, errorResponses, refusalHook, z } from "../api-router.ts";
 import { readJson } from "../read-json.ts";
-import { docBody, Entity, IngestRequest, IngestResult, json, jsonBody, ref, Relation, UmpBatch, UmpBatchResult, UmpRememberResult } from "../shapes.ts";
+import { docBody, json, jsonBody, ref, UmpBatch, UmpBatchResult, UmpRememberResult } from "../shapes.ts";
 import { umpIngest } from "./ump-files.ts";
 
 const ingest = createRoute({
@@ -26,7 +31,7 @@ const ingest = createRoute({
     }),
   },
   responses: {
-    200: json(z.union([IngestResult, UmpBatchResult, UmpRememberResult]), "created or duplicate (structured); the batch reply or the plain remember reply (format=ump|ump-md)"),
+    200: json(z.union([IngestReply, UmpBatchResult, UmpRememberResult]), "created or duplicate (structured); the batch reply or the plain remember reply (format=ump|ump-md)"),
     413: { description: "Body over 1 MiB; bare status with no body (SPEC §7)" },
     507: json(z.object({ error: z.object({ code: z.string(), message: z.string() }) }), "Capacity guard refused the write; code capacity_exceeded (this project's code)"),
     ...errorResponses(400, 401, 403),
@@ -39,13 +44,9 @@ const batch = createRoute({
   "x-cairn-choice": "SPEC §4.2 shows single writes only. Every item is validated first; one bad item fails the request with that item's code and status, " +
     "its index in `details.index` and `items[i]` in the message, and nothing is written. Then all items commit in one transaction. Each item answers " +
     "with the /ingest reply shape; duplicates (also within the batch) cost no writes. An operator door like /ingest (never routed to review).",
-  request: {
-    body: jsonBody(z.looseObject({
-      items: z.unknown().optional().openapi({ type: "array", minItems: 1, maxItems: 1000, items: ref("IngestRequest"), description: "Required" }),
-    }).openapi("IngestBatch")),
-  },
+  request: { body: jsonBody(IngestBatchBody) },
   responses: {
-    200: json(z.object({ items: z.array(IngestResult), created: z.number().int(), duplicates: z.number().int() }), "per-item replies in request order, with counts"),
+    200: json(z.object({ items: z.array(IngestReply), created: z.number().int(), duplicates: z.number().int() }), "per-item replies in request order, with counts"),
     413: { description: "Body over 1 MiB; bare status with no body (SPEC §7)" },
     ...errorResponses(400, 401, 403, 507),
   },
@@ -54,15 +55,14 @@ const batch = createRoute({
 /** Registers `POST /ingest` and `POST /ingest/batch`. */
 export function ingestRoutes(app: Hono, memory: Memory) {
   const r = apiRouter();
-  r.openAPIRegistry.register("IngestRequest", IngestRequest);
-  r.openAPIRegistry.register("Entity", Entity);
-  r.openAPIRegistry.register("Relation", Relation);
+  r.openAPIRegistry.register("IngestRequest", IngestBody);
   r.openAPIRegistry.register("UmpBatch", UmpBatch);
   const routes = r
-    // `?format=ump|ump-md` is the UMP file binding (SPEC §4.2); without it, the structured write.
-    .openapi(ingest, async (c) => ((await umpIngest(c, memory)) ?? c.json(await memory.ingest(await readJson(c)), 200)) as never)
+    // `?format=ump|ump-md` is the UMP file binding (SPEC §4.2); without it, the structured write (the domain parses
+    // the body with IngestBody, so an untyped body is refused there with the same codes).
+    .openapi(ingest, async (c) => ((await umpIngest(c, memory)) ?? c.json(await memory.ingest(await readJson(c) as IngestInput), 200)) as never)
     // This project's bulk door: many structured bodies, one transaction (see src/ingest/ingest-batch.ts).
-    .openapi(batch, async (c) => c.json(await memory.ingestBatch(c.req.valid("json")), 200));
+    .openapi(batch, async (c) => c.json(await memory.ingestBatch(c.req.valid("json")), 200), refusalHook({ batchKey: "items" }));
   app.route("/", routes);
   return routes;
 }

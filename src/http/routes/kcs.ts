@@ -9,6 +9,7 @@ import type { Hono } from "hono";
 import { MemoryError } from "../../core/errors.ts";
 import type { Memory } from "../../memory.ts";
 import { apiRouter, BEARER, createRoute, errorResponses, z } from "../api-router.ts";
+import { TranslateBody } from "../../kb/translate.ts";
 import { actorOf } from "./workflow.ts";
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
@@ -34,20 +35,7 @@ const IdParam = z.object({ id: z.string().openapi({ param: { name: "id", in: "pa
 const translate = createRoute({
   method: "post", path: "/kcs/translate", operationId: "kcsTranslate", summary: "File a human translation of a KCS article for review", tags: TAGS, security: BEARER,
   "x-cairn-choice": "body {article_id, locale (BCP-47-ish), title, body, based_revision? (default the current revision)}; 201 a pending proposal (door kcs:translate) approved at /proposals/{id}/approve; 404 unknown article, 400 locale_invalid",
-  request: {
-    body: {
-      required: true,
-      content: {
-        "application/json": {
-          schema: z.object({
-            article_id: z.unknown().optional().openapi({ type: "integer" }), locale: z.unknown().optional().openapi({ type: "string", example: "de" }),
-            title: z.unknown().optional().openapi({ type: "string" }), body: z.unknown().optional().openapi({ type: "string" }),
-            based_revision: z.unknown().optional().openapi({ type: "integer" }),
-          }).openapi("KcsTranslateRequest"),
-        },
-      },
-    },
-  },
+  request: { body: { required: true, content: { "application/json": { schema: TranslateBody } } } },
   responses: {
     201: json(z.object({ proposal_id: z.number().int(), status: z.literal("pending"), article_id: z.number().int(), locale: z.string(), based_revision: z.number().int(), verdict: z.string() }), "Filed for review"),
     ...errorResponses(400, 401, 403, 404),

@@ -35,7 +35,7 @@ const explain = createRoute({
     }),
   },
   responses: {
-    200: json(z.looseObject({
+    200: json(z.object({
       route: z.string(), method: z.string(), verdict: z.enum(["Allow", "Defer", "Deny"]), reason: z.string(), gate: z.unknown(),
       principal: AnyObject.optional(),
     }).openapi("AuthzVerdict"), "Verdict"),

@@ -10,6 +10,7 @@ import { assertDomainAdmin } from "../../authz/oracle.ts";
 import type { Memory } from "../../memory.ts";
 import type { ParcelCaller } from "../../parcel/parcel-service.ts";
 import { apiRouter, BEARER, createRoute, errorResponses, z } from "../api-router.ts";
+import { ParcelExportBody, ParcelImportBody } from "../../parcel/parcel-schema.ts";
 import { principalOf } from "../principal.ts";
 
 const Edge = z.object({
@@ -35,21 +36,14 @@ const Parcel = z.object({
   signed_by: z.string().openapi({ example: "did:key:z6Mk…" }),
 }).openapi("Parcel");
 
-const ExportBody = z.object({
-  domain: z.unknown().optional().openapi({ type: "string", description: "Required; the domain to ship" }),
-  since: z.unknown().optional().openapi({ type: "string", description: "Only rows created at or after this ISO-8601 time" }),
-}).openapi("ParcelExportRequest");
+const ExportBody = ParcelExportBody;
 
 const ExportReply = z.object({
   parcel: Parcel, parcel_hash: z.string().openapi({ example: "sha256:…" }), source_domain: z.string(), region: z.string(),
   row_count: z.number().int(), ledger_id: z.number().int(),
 }).openapi("ParcelExport");
 
-const ImportBody = z.object({
-  expected_signer: z.unknown().optional().openapi({ type: "string", description: "Required (400 signer_required): the did:key the parcel must be signed by" }),
-  parcel: z.unknown().optional().openapi({ type: "object", description: "The parcel {manifest, signature, signed_by}" }),
-  domain: z.unknown().optional().openapi({ type: "string", description: "Target domain; default the manifest's source_domain (created when absent)" }),
-}).openapi("ParcelImportRequest");
+const ImportBody = ParcelImportBody;
 
 const ImportReply = z.object({
   parcel_hash: z.string(), signer: z.string(), source_domain: z.string(), domain: z.string(),

@@ -9,6 +9,8 @@
 import type { Hono } from "hono";
 import type { Memory } from "../../memory.ts";
 import { parseRunId } from "../../workflow/deps.ts";
+import { SuggestBody, type SuggestInput } from "../../provider/provider-service.ts";
+import { readJson } from "../read-json.ts";
 import { apiRouter, BEARER, createRoute, errorResponses, z } from "../api-router.ts";
 
 const TAGS = ["provider"];
@@ -31,20 +33,8 @@ const draft = createRoute({
 const suggest = createRoute({
   method: "post", path: "/kcs/translate/suggest", operationId: "suggestKcsTranslation", summary: "Suggest a translation with the model provider (returned, not stored)", tags: TAGS, security: BEARER,
   "x-cairn-choice": `added route: body {text (1..100,000 characters), locale (BCP 47), article_id?} → 200 {suggestion: {locale, text, article_id?}, origin: model, submit_to: /kcs/translate, provider, model, usage}; nothing is stored: a human edits and submits it to POST /kcs/translate, whose approval writes the locale row. 400 locale_invalid. ${FAILS}`,
-  request: {
-    body: {
-      required: true,
-      content: {
-        "application/json": {
-          schema: z.object({
-            text: z.unknown().optional().openapi({ type: "string", maxLength: 100000 }),
-            locale: z.unknown().optional().openapi({ type: "string", example: "de" }),
-            article_id: z.unknown().optional().openapi({ description: "Echoed back; integer or string" }),
-          }),
-        },
-      },
-    },
-  },
+  // Read by hand: a disabled lane answers 409 provider_disabled before the body is checked (SuggestBody).
+  request: { body: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/KcsSuggestRequest" } } } } },
   responses: {
     200: json(z.object({
       suggestion: z.object({ locale: z.string(), text: z.string(), article_id: z.union([z.string(), z.number().int()]).optional() }),
@@ -58,6 +48,7 @@ const suggest = createRoute({
 export function providerRoutes(app: Hono, memory: Memory): void {
   const r = apiRouter();
   r.openapi(draft, async (c) => c.json(await memory.provider.draftKcs(parseRunId(c.req.valid("param").id)), 201));
-  r.openapi(suggest, async (c) => c.json(await memory.provider.suggestTranslation(c.req.valid("json")), 200));
+  r.openAPIRegistry.register("KcsSuggestRequest", SuggestBody);
+  r.openapi(suggest, async (c) => c.json(await memory.provider.suggestTranslation(await readJson(c) as SuggestInput), 200));
   app.route("/", r);
 }

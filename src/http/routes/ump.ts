@@ -5,8 +5,9 @@
  * the capabilities document: with an operator key configured it demands a
  * capability token or the operator bearer, on loopback too (401
  * `unauthorized`); verbs and scope are checked per operation by the service.
- * Request fields are the UMP validators' (`invalid_record`), so shapes only
- * document them.
+ * Request bodies are the UMP schemas (src/ump/ump-schema.ts), which the
+ * service parses with too (`invalid_record`); a remembered record is read by
+ * hand and checked by `normaliseRecord`, which reports every problem at once.
  */
 import type { Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";
@@ -14,10 +15,11 @@ import type { Memory } from "../../memory.ts";
 import type { UmpActor } from "../../ump/actor.ts";
 import { canRead } from "../../ump/actor.ts";
 import type { UmpChange } from "../../ump/events.ts";
-import { apiRouter, BEARER, createRoute, errorResponses, specError, z } from "../api-router.ts";
+import { UmpAuditBody, UmpFeedbackBody, UmpForgetBody, UmpRecallBody, UmpReviseBody, type UmpAuditInput } from "../../ump/ump-schema.ts";
+import { apiRouter, BEARER, createRoute, errorResponses, z } from "../api-router.ts";
 import { piiReadOf, principalOf } from "../principal.ts";
 import { readJson } from "../read-json.ts";
-import { AnyObject, AuditPage, AuditVerify, json, jsonBody, optionalBody, pathParam, RATE_LIMITED, UmpCapabilities, UmpRecord, UmpRememberResult } from "../shapes.ts";
+import { AuditPage, AuditVerify, docBody, json, jsonBody, optionalBody, pathParam, RATE_LIMITED, ref, UmpCapabilities, UmpRecord, UmpRememberResult } from "../shapes.ts";
 
 /** SSE heartbeat comment interval (keeps proxies from closing an idle stream). */
 const HEARTBEAT_MS = 25_000;
@@ -34,9 +36,6 @@ export function umpActor(c: Context, memory: Memory, strict = true): Promise<Ump
   return memory.ump.authenticate({ bearer: bearerOf(c), principal: principalOf(c), piiRead: piiReadOf(c), strict });
 }
 
-const f = (extra: Record<string, unknown>) => z.unknown().optional().openapi(extra);
-const body = <S extends Record<string, z.ZodType>>(name: string, shape: S) =>
-  jsonBody(z.looseObject(shape, { error: specError("invalid_record", "request body must be a JSON object") }).openapi(name));
 const tags = ["ump"];
 const Feedback = z.object({ followed: z.number().int(), overridden: z.number().int(), ignored: z.number().int(), contradicted: z.number().int() });
 
@@ -51,7 +50,7 @@ const wellKnown = createRoute({
 const remember = createRoute({
   method: "post", path: "/ump/remember", operationId: "umpRemember", tags, security: BEARER,
   summary: "Remember a partial record (SPEC §4.9)", description: "With an operator key configured every /ump/ route but the capabilities document needs a capability token (`Authorization: Bearer umpcap.…`) or the operator bearer, on loopback too (401 unauthorized otherwise). A capability token's principal is its `aud`, or its issuer when it names none (x-cairn-choice). `merged`: a live record with the same text, kind and scope already exists (content dedup by design). `rejected`: the injection screen refused the text. Under review posture the record is filed as a proposal (`review: {status: pending, proposal_id}`; `id` names the record as submitted, nothing is stored), or refused with 503 review_unavailable when no review queue is wired.", "x-cairn-choice": true,
-  request: { body: jsonBody(UmpRecord) },
+  request: { body: docBody({ "application/json": ref("UmpRecord") }) },
   responses: { 200: json(UmpRememberResult, "Result"), ...errorResponses(400, 401, 403, 503) },
 });
 const get = createRoute({
@@ -66,15 +65,13 @@ const get = createRoute({
 const recall = createRoute({
   method: "post", path: "/ump/recall", operationId: "umpRecall", tags, security: BEARER,
   summary: "Recall records over the /recall pipeline (SPEC §4.9)", description: "Body `{query, scope?, filter?: {kind?, valid_at?}, limit? (1-50, default 5)}`. Scope, kind, visibility and the token's scope filter candidates before ranking; `valid_at` is the recall `at` (the version valid then). Items `{record, score, signals: {similarity, recency, salience, scope_match, provenance_depth}, untrusted}`; signal definitions in src/ump/recall-records.ts.", "x-cairn-choice": true,
-  request: {
-    body: body("UmpRecallRequest", {
-      query: f({ type: "string", description: "Required" }), scope: f({ type: "object" }),
-      filter: f({ type: "object", properties: { kind: { type: "string" }, valid_at: { type: "string" } } }), limit: f({ type: "integer", minimum: 1, maximum: 50, default: 5 }),
-    }),
-  },
+  request: { body: jsonBody(UmpRecallBody) },
   responses: {
     200: json(z.object({
-      results: z.array(z.looseObject({ record: UmpRecord, score: z.number(), signals: z.record(z.string(), z.number()), untrusted: z.literal(true) })),
+      results: z.array(z.object({
+        record: UmpRecord, score: z.number(), untrusted: z.literal(true),
+        signals: z.object({ similarity: z.number(), recency: z.number(), salience: z.number(), scope_match: z.number(), provenance_depth: z.number() }),
+      })),
     }).openapi("UmpRecallResult"), "{results}"),
     ...errorResponses(400, 401, 403),
   },
@@ -82,26 +79,24 @@ const recall = createRoute({
 const revise = createRoute({
   method: "post", path: "/ump/revise", operationId: "umpRevise", tags, security: BEARER,
   summary: "Revise a record, superseding the old version (SPEC §3, §4.9)", description: "Body `{id, patch}` with `patch` a JSON Merge Patch (RFC 7386); id, integrity, supersedes, superseded_by and ump cannot be patched. Reply `{id: <new>, supersedes: [<old>]}`. The old version gets time.valid_to and superseded_by. 409 conflict when the version is already superseded. Under review posture the new version is filed as a proposal (`review: {status: pending, proposal_id}`) and the old version stays current.", "x-cairn-choice": true,
-  request: { body: body("UmpReviseRequest", { id: f({ type: "string", description: "Required" }), patch: f({ type: "object", description: "Required; a JSON Merge Patch (RFC 7386)" }) }) },
+  request: { body: jsonBody(UmpReviseBody) },
   responses: {
-    200: json(z.looseObject({ id: z.string(), supersedes: z.array(z.string()), review: AnyObject.optional() }).openapi("UmpReviseResult"), "{id, supersedes}"),
+    200: json(z.object({
+      id: z.string(), supersedes: z.array(z.string()), review: z.object({ status: z.literal("pending"), proposal_id: z.number().int() }).optional(),
+    }).openapi("UmpReviseResult"), "{id, supersedes}"),
     ...errorResponses(400, 401, 403, 404, 409),
   },
 });
 const forget = createRoute({
   method: "post", path: "/ump/forget", operationId: "umpForget", tags, security: BEARER,
   summary: "Forget a record and its lineage, soft or hard (SPEC §3, §4.9)", description: "Body `{id, reason?, hard?}`. Soft: lifecycle.status tombstoned, tombstone row, no deletion. Hard: the erasure path (chunk, vector and record rows deleted, tombstone). Reply `{result: tombstoned | erased}`; one ump_forget audit row.", "x-cairn-choice": true,
-  request: { body: body("UmpForgetRequest", { id: f({ type: "string", description: "Required" }), reason: f({ type: "string" }), hard: f({ type: "boolean" }) }) },
+  request: { body: jsonBody(UmpForgetBody) },
   responses: { 200: json(z.object({ result: z.enum(["tombstoned", "erased"]) }), "{result}"), ...errorResponses(400, 401, 403, 404) },
 });
 const feedback = createRoute({
   method: "post", path: "/ump/feedback", operationId: "umpFeedback", tags, security: BEARER,
   summary: "Report the outcome of a recalled record (SPEC §4.9)", description: "Body `{id, outcome: followed|overridden|ignored|contradicted, session?}` → `{ok: true}`. Stored and counted; needs read.", "x-cairn-choice": true,
-  request: {
-    body: body("UmpFeedbackRequest", {
-      id: f({ type: "string", description: "Required" }), outcome: f({ type: "string", enum: ["followed", "overridden", "ignored", "contradicted"] }), session: f({ type: "string" }),
-    }),
-  },
+  request: { body: jsonBody(UmpFeedbackBody) },
   responses: { 200: json(z.object({ ok: z.literal(true) }), "{ok: true}"), ...errorResponses(400, 401, 403, 404) },
 });
 const subscribe = createRoute({
@@ -113,7 +108,7 @@ const audit = createRoute({
   method: "post", path: "/ump/audit", operationId: "umpAudit", tags, security: BEARER,
   summary: "Read the hash-chained audit log (SPEC §4.9)", description: "Body `{after?, limit? (1-1000), action?}` (or empty) → `{rows, next_after?}` as GET /audit. Needs the operator or an unscoped token with read.", "x-cairn-choice": true,
   // An empty body reads the log from the start: documented, read by the handler.
-  request: { body: optionalBody({ type: "object", properties: { after: { type: "integer", minimum: 0 }, limit: { type: "integer", minimum: 1, maximum: 1000 }, action: { type: "string" } } }) },
+  request: { body: optionalBody(ref("UmpAuditRequest")) },
   responses: { 200: json(AuditPage, "{rows, next_after?}"), ...errorResponses(400, 401, 403) },
 });
 const auditVerify = createRoute({
@@ -125,6 +120,8 @@ const auditVerify = createRoute({
 export function umpRoutes(app: Hono, memory: Memory) {
   const actor = (c: Context) => (c.get as (k: string) => unknown)("umpActor") as UmpActor;
   const r = apiRouter();
+  r.openAPIRegistry.register("UmpRecord", UmpRecord);
+  r.openAPIRegistry.register("UmpAuditRequest", UmpAuditBody);
   // Every other /ump/ route resolves its caller first (SPEC §5 item 6: signature and expiry in middleware).
   r.use("/ump/*", async (c, next) => {
     if (c.req.path === "/ump/capabilities") return await next();
@@ -134,14 +131,16 @@ export function umpRoutes(app: Hono, memory: Memory) {
   const routes = r
     .openapi(capabilities, async (c) => c.json(await memory.ump.capabilities(), 200))
     .openapi(wellKnown, async (c) => c.json(await memory.ump.capabilities(), 200))
-    .openapi(remember, async (c) => c.json(await memory.ump.remember(actor(c), c.req.valid("json")) as z.infer<typeof UmpRememberResult>, 200))
+    // A partial record: normaliseRecord checks it in full (every problem at once, invalid_record).
+    .openapi(remember, async (c) => c.json(await memory.ump.remember(actor(c), await readJson(c)) as z.infer<typeof UmpRememberResult>, 200))
     .openapi(get, async (c) => c.json(await memory.ump.get(actor(c), c.req.valid("param").id) as never, 200))
     .openapi(recall, async (c) => c.json(await memory.ump.recall(actor(c), c.req.valid("json")) as never, 200))
     .openapi(revise, async (c) => c.json(await memory.ump.revise(actor(c), c.req.valid("json")) as never, 200))
     .openapi(forget, async (c) => c.json(await memory.ump.forget(actor(c), c.req.valid("json")), 200))
     .openapi(feedback, async (c) => c.json(await memory.ump.feedback(actor(c), c.req.valid("json")), 200))
-    .openapi(audit, async (c) => c.json(await memory.ump.audit(actor(c), (await c.req.text()).trim() === "" ? undefined : await readJson(c)) as never, 200))
-    .openapi(auditVerify, async (c) => c.json(await memory.ump.auditVerify(actor(c)) as z.infer<typeof AuditVerify>, 200))
+    // An empty body reads from the start; the service parses a given one with UmpAuditBody (after the scope check).
+    .openapi(audit, async (c) => c.json(await memory.ump.audit(actor(c), (await c.req.text()).trim() === "" ? undefined : await readJson(c) as UmpAuditInput), 200))
+    .openapi(auditVerify, async (c) => c.json(await memory.ump.auditVerify(actor(c)), 200))
     // SPEC §6: a change signal only, `{kind, id}`, never a body; only changes the caller may read.
     .openapi(subscribe, (c) => subscribeStream(c, memory, actor(c)) as never);
   app.route("/", routes);

@@ -1,9 +1,9 @@
 /**
  * Workflow and case routes (SPEC §4.11), declared as schemas in code
  * (`src/http/api-router.ts`). SPEC §4.11 leaves every body "not shown", so
- * each shape is this project's choice (`x-cairn-choice`). Validation with
- * spec codes lives in `src/workflow/` (shared with the CLI and connectors),
- * so request shapes here only document fields. Every route is gated
+ * each shape is this project's choice (`x-cairn-choice`). Bodies are the
+ * schemas of src/workflow/workflow-schema.ts, which the service parses with
+ * too (shared with the CLI and connectors). Every route is gated
  * `workflow` in src/http/gates.ts: the workflow-operator role may act, the
  * agent role is refused whatever else it holds (SPEC §5 item 3).
  */
@@ -11,11 +11,12 @@ import type { Context, Hono } from "hono";
 import { hashSubject } from "../../authz/subject-hash.ts";
 import type { Memory } from "../../memory.ts";
 import { parseRunId } from "../../workflow/deps.ts";
+import { CaseBody, ChannelOutBody, LifecycleBody, MountBody, NoteBody, OpenRunBody, StatusRefBody } from "../../workflow/workflow-schema.ts";
 import { apiRouter, BEARER, createRoute, errorResponses, z } from "../api-router.ts";
 import { piiReadOf, principalOf } from "../principal.ts";
 
 const Json = z.record(z.string(), z.unknown());
-const RunView = z.looseObject({
+const RunView = z.object({
   id: z.number().int(), case_ref: z.string(), origin: z.string(),
   state: z.enum(["open", "waiting_customer", "closed_solved", "merged_away"]), state_json: Json, sla_class: z.string(), reopened: z.number().int(),
   opened_at: z.string(), updated_at: z.string(), due_at: z.string(), closed_at: z.string().optional(),
@@ -30,7 +31,7 @@ const TAGS = ["workflow"];
 const open = createRoute({
   method: "post", path: "/workflow/runs", operationId: "openWorkflowRun", summary: "Open or reuse the governed run of state_json.case_ref", tags: TAGS, security: BEARER,
   "x-cairn-choice": "body {state_json: {case_ref: crm:{source}:{org}:{id}, origin, channel?: {kind, conversation_ref}}}; 201 {run, reused: false} or 200 {run, reused: true}",
-  request: body(z.object({ state_json: z.unknown().optional().openapi({ type: "object", description: "{case_ref, origin, channel?}" }) })),
+  request: body(OpenRunBody),
   responses: { 200: json(z.object({ run: RunView, reused: z.boolean() }), "Reused"), 201: json(z.object({ run: RunView, reused: z.boolean() }), "Opened"), ...errorResponses(400, 401, 403) },
 });
 const get = createRoute({
@@ -42,13 +43,13 @@ const get = createRoute({
 const lifecycle = createRoute({
   method: "post", path: "/workflow/runs/{id}/complaint/lifecycle", operationId: "complaintLifecycle", summary: "Confirm-gate close and the complaint lifecycle", tags: TAGS, security: BEARER,
   "x-cairn-choice": "body {action: contact_attempt | customer_confirmed | closed_solved | merged_away | reopened}; 409 close_gate_unmet, merge_not_seen, illegal_transition, run_not_active",
-  request: { params: IdParam, ...body(z.object({ action: z.unknown().optional().openapi({ type: "string", enum: ["contact_attempt", "customer_confirmed", "closed_solved", "merged_away", "reopened"] }) })) },
+  request: { params: IdParam, ...body(LifecycleBody) },
   responses: { 200: json(z.object({ action: z.string(), run: RunView, event: Posted }), "Done"), ...errorResponses(400, 401, 403, 404, 409) },
 });
 const statusRef = createRoute({
   method: "post", path: "/workflow/runs/{id}/status-ref", operationId: "mintStatusRef", summary: "Mint an unguessable case status reference", tags: TAGS, security: BEARER,
   "x-cairn-choice": "body {action: mint} → {ref, run_id, document: {status, promise, sentence, build}}",
-  request: { params: IdParam, ...body(z.object({ action: z.unknown().optional().openapi({ type: "string", enum: ["mint"] }) })) },
+  request: { params: IdParam, ...body(StatusRefBody) },
   responses: {
     200: json(z.object({ ref: z.string(), run_id: z.number().int(), document: z.object({ status: z.string(), promise: z.string(), sentence: z.string(), build: z.string() }) }), "Minted"),
     ...errorResponses(400, 401, 403, 404),
@@ -57,7 +58,7 @@ const statusRef = createRoute({
 const reply = createRoute({
   method: "post", path: "/workflow/runs/{id}/channel-out", operationId: "draftChannelOut", summary: "Draft a channel/out reply (filed in the review gate)", tags: TAGS, security: BEARER,
   "x-cairn-choice": "added route: body {text} → a pending proposal a human approves at /proposals/{id}/approve; then the drain hands it out",
-  request: { params: IdParam, ...body(z.object({ text: z.unknown().optional().openapi({ type: "string", maxLength: 10000 }) })) },
+  request: { params: IdParam, ...body(ChannelOutBody) },
   responses: {
     201: json(z.object({ envelope_id: z.number().int(), proposal_id: z.number().int(), run_id: z.number().int(), status: z.literal("pending_review") }), "Filed"),
     ...errorResponses(400, 401, 403, 404, 409),
@@ -66,19 +67,19 @@ const reply = createRoute({
 const note = createRoute({
   method: "post", path: "/workflow/runs/{id}/notes", operationId: "addWorkflowNote", summary: "Add an operator note (audited); reask: true records a re-ask", tags: TAGS, security: BEARER,
   "x-cairn-choice": "added route: the HTTP twin of `cairn workflow note <run> <text> [--reask]`",
-  request: { params: IdParam, ...body(z.object({ text: z.unknown().optional().openapi({ type: "string" }), reask: z.unknown().optional().openapi({ type: "boolean" }) })) },
+  request: { params: IdParam, ...body(NoteBody) },
   responses: { 201: json(z.object({ run_id: z.number().int(), events: z.array(Posted) }), "Noted"), ...errorResponses(400, 401, 403, 404) },
 });
 const cases = createRoute({
   method: "post", path: "/workflow/cases", operationId: "applyCaseEnvelope", summary: "Apply a CrmCase envelope (operator-posted; connectors call the same service)", tags: TAGS, security: BEARER,
   "x-cairn-choice": "added route: body {case: CrmCase (SPEC §2.11), origin?: default operator}; 400 case_invalid names the field",
-  request: body(z.object({ case: z.unknown().optional().openapi({ type: "object" }), origin: z.unknown().optional().openapi({ type: "string" }) })),
-  responses: { 200: json(z.looseObject({ status: z.enum(["applied", "unchanged"]), created: z.boolean(), run: RunView }), "Applied"), ...errorResponses(400, 401, 403, 409) },
+  request: body(CaseBody),
+  responses: { 200: json(z.object({ status: z.enum(["applied", "unchanged"]), created: z.boolean(), run: RunView }), "Applied"), ...errorResponses(400, 401, 403, 409) },
 });
 const mount = createRoute({
   method: "post", path: "/workflow/plugins/mount", operationId: "mountPlugin", summary: "Register a plugin mount with bridge-config evidence", tags: TAGS, security: [...BEARER, { standardWebhooks: [] }],
   "x-cairn-choice": "body {plugin, kind, evidence: {bridge_config_sha256}}; 409 mount_evidence_mismatch; 404 for a kind without a bridge config; a workflow bearer or a Standard-Webhooks signature with the channel secret (the gateway holds no service token, SPEC §5 item 10); a signed webhook-id is accepted once across the signed routes, a replay inside the ±300 s window is 409 webhook_replayed",
-  request: body(z.object({ plugin: z.unknown().optional().openapi({ type: "string" }), kind: z.unknown().optional().openapi({ type: "string" }), evidence: z.unknown().optional().openapi({ type: "object" }) })),
+  request: body(MountBody),
   responses: { 201: json(z.object({ mount_id: z.number().int(), plugin: z.string(), kind: z.string(), mounted: z.literal(true) }), "Mounted"), ...errorResponses(400, 401, 403, 404, 409) },
 });
 const events = createRoute({
@@ -107,12 +108,12 @@ export function workflowRoutes(app: Hono, memory: Memory): void {
   r.openapi(statusRef, async (c) => c.json(await w.mintStatusRef(parseRunId(c.req.valid("param").id), c.req.valid("json"), { actor: actorOf(c) }), 200));
   r.openapi(reply, async (c) => c.json(await w.draftReply(parseRunId(c.req.valid("param").id), c.req.valid("json"), { actor: actorOf(c) }), 201));
   r.openapi(note, async (c) => {
-    const b = c.req.valid("json") as { text?: unknown; reask?: unknown };
-    return c.json(await w.note(parseRunId(c.req.valid("param").id), b.text as string, { reask: b.reask === true, actor: actorOf(c) }), 201);
+    const b = c.req.valid("json");
+    return c.json(await w.note(parseRunId(c.req.valid("param").id), b.text, { reask: b.reask === true, actor: actorOf(c) }), 201);
   });
   r.openapi(cases, async (c) => {
-    const b = c.req.valid("json") as { case?: unknown; origin?: unknown };
-    return c.json(await w.applyCase(b.case, { origin: typeof b.origin === "string" ? b.origin : "operator", actor: actorOf(c) }), 200);
+    const b = c.req.valid("json");
+    return c.json(await w.applyCase(b.case, { origin: b.origin ?? "operator", actor: actorOf(c) }), 200);
   });
   r.openapi(mount, async (c) => {
     // The signed path (the gateway) claims its webhook-id against replays (SPEC §5 item 8); a bearer mount has none.

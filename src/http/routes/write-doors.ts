@@ -1,41 +1,36 @@
 /** Raw-memory write doors and quarantine review (SPEC §4.2, §4.4), declared as schemas in code (issue 21). */
 import type { Hono } from "hono";
 import type { Memory } from "../../memory.ts";
+import { MarkdownBody } from "../../ingest/ingest-schema.ts";
 import { parseChunkId } from "../../lifecycle/delete-memory.ts";
 import { apiRouter, BEARER, createRoute, errorResponses, z } from "../api-router.ts";
 import { piiReadOf } from "../principal.ts";
 import { readJson } from "../read-json.ts";
-import { AnyObject, docBody, json, jsonBody, pathParam, q } from "../shapes.ts";
+import { MemoryDoorBody, MemoryEntry, type MemoryDoorInput, type MemoryEntryInput } from "../../ingest/memory-door-schema.ts";
+import { AnyObject, docBody, json, jsonBody, pathParam, q, ref } from "../shapes.ts";
 
 const EntryResult = z
-  .looseObject({
+  .object({
     id: z.number().int().optional(),
     status: z.enum(["created", "duplicate", "skipped", "rejected", "proposed"]),
     proposal_id: z.number().int().optional(), domain: z.string().optional(), flagged: z.boolean().optional(), reason: z.string().optional(),
     error: z.object({ code: z.string(), message: z.string() }).optional(),
   })
   .openapi("EntryResult");
-const MemoryEntry = { type: "object", required: ["content"], properties: { content: { type: "string" }, title: { type: "string" }, domain: { type: "string" }, origin: { type: "string" } } };
+
 const IdParam = z.object({ id: pathParam("id", { type: "integer" }) });
 
 const markdown = createRoute({
   method: "post", path: "/ingest/markdown", operationId: "ingestMarkdown", tags: ["ingest"], security: BEARER,
   summary: "Titled markdown document; heading-aware chunks stamped markdown (SPEC §4.2); not filtered by the memory hygiene",
   "x-cairn-choice": "Body {title, content, domain?, source?}. A document that fits one chunk (2,000 characters) is stored whole and verbatim; a longer one " +
-    "is split at headings, then paragraph, line and word boundaries (README \"Markdown chunking\"). Reply {id (first chunk), status: created if any chunk " +
+    "is split at headings, then paragraph, line and word boundaries (docs/write-doors.md, \"Markdown chunking\"). Reply {id (first chunk), status: created if any chunk " +
     "was created else duplicate, domain, chunks: [{id, status, heading_path, line_start, line_end, flagged?}], entitiesAdded, relationsAdded}. All chunks commit in one transaction.",
-  request: {
-    body: jsonBody(z.looseObject({
-      title: z.unknown().optional().openapi({ type: "string", description: "Required (title_invalid)" }),
-      content: z.unknown().optional().openapi({ type: "string", description: "Required (content_empty, content_too_large)" }),
-      domain: z.unknown().optional().openapi({ type: "string" }),
-      source: z.unknown().optional().openapi({ type: "string" }),
-    }).openapi("MarkdownIngest")),
-  },
+  request: { body: jsonBody(MarkdownBody) },
   responses: {
-    200: json(z.looseObject({
+    200: json(z.object({
       id: z.number().int(), status: z.enum(["created", "duplicate"]), domain: z.string(),
-      chunks: z.array(z.looseObject({ id: z.number().int(), status: z.string(), heading_path: z.array(z.string()), line_start: z.number().int(), line_end: z.number().int(), flagged: z.boolean().optional() })),
+      chunks: z.array(z.object({ id: z.number().int(), status: z.string(), heading_path: z.array(z.string()), line_start: z.number().int(), line_end: z.number().int(), flagged: z.boolean().optional() })),
       entitiesAdded: z.number().int(), relationsAdded: z.number().int(),
     }).openapi("MarkdownIngestResult"), "Markdown ingest result"),
     ...errorResponses(400, 401, 403, 507),
@@ -50,16 +45,10 @@ const memoryDoor = createRoute({
     "created, duplicate, skipped, rejected, proposed}; a bad entry is {status: rejected, error{code,message}} and never aborts the rest. Stored with source memory, " +
     "origin agent unless given. A Quarantine verdict stores the entry flagged (flagged: true). Under CAIRN_WRITE_POSTURE=review (a posture-carrying door) each kept " +
     "entry is filed as a proposal instead: {status: proposed, proposal_id, domain}.",
-  // One entry, a batch, or a bare JSON string: read by the handler, so the domain answers every form.
-  request: {
-    body: docBody({
-      "application/json": {
-        oneOf: [MemoryEntry, { type: "object", required: ["entries"], properties: { entries: { type: "array", minItems: 1, maxItems: 1000, items: { oneOf: [{ type: "string" }, MemoryEntry] } }, domain: { type: "string" }, origin: { type: "string" } } }],
-      },
-    }),
-  },
+  // One entry or a batch: read by the handler, so the domain answers every form (a bad entry of a batch is its result).
+  request: { body: docBody({ "application/json": ref("MemoryDoorRequest") }) },
   responses: {
-    200: json(z.union([EntryResult, z.looseObject({ results: z.array(EntryResult), created: z.number().int(), duplicate: z.number().int(), skipped: z.number().int(), rejected: z.number().int(), proposed: z.number().int() })]), "Entry result or batch reply"),
+    200: json(z.union([EntryResult, z.object({ results: z.array(EntryResult), created: z.number().int(), duplicate: z.number().int(), skipped: z.number().int(), rejected: z.number().int(), proposed: z.number().int() })]), "Entry result or batch reply"),
     ...errorResponses(400, 401, 403, 507),
   },
 });
@@ -68,11 +57,11 @@ const add = createRoute({
   method: "post", path: "/add", operationId: "addMemory", tags: ["ingest"], security: BEARER, deprecated: true,
   summary: "Deprecated raw text ingest (reasoning blocks stripped); use /ingest/memory",
   "x-cairn-choice": "Body {content, title?, domain?, origin?}; reply as one /ingest/memory entry",
-  request: { body: docBody({ "application/json": MemoryEntry }) },
+  request: { body: docBody({ "application/json": ref("MemoryEntry") }) },
   responses: { 200: json(EntryResult, "Entry result"), ...errorResponses(400, 401, 403, 507) },
 });
 
-const QuarantineItem = z.looseObject({
+const QuarantineItem = z.object({
   id: z.number().int(), title: z.string().optional(), content: z.string(), domain: z.string(), source: z.string(), created_at: z.string(),
   screen: AnyObject.optional(), untrusted: z.boolean(),
 }).openapi("QuarantineItem");
@@ -103,10 +92,13 @@ const remove = createRoute({
 
 /** Registers `/ingest/markdown`, `/ingest/memory`, `/add` and the quarantine routes. */
 export function writeDoorRoutes(app: Hono, memory: Memory) {
-  const r = apiRouter()
+  const r0 = apiRouter();
+  r0.openAPIRegistry.register("MemoryEntry", MemoryEntry);
+  r0.openAPIRegistry.register("MemoryDoorRequest", MemoryDoorBody);
+  const r = r0
     .openapi(markdown, async (c) => c.json(await memory.ingestMarkdown(c.req.valid("json")), 200))
-    .openapi(memoryDoor, async (c) => c.json(await memory.ingestMemory(await readJson(c)) as z.infer<typeof EntryResult>, 200))
-    .openapi(add, async (c) => c.json(await memory.add(await readJson(c)), 200))
+    .openapi(memoryDoor, async (c) => c.json(await memory.ingestMemory(await readJson(c) as MemoryDoorInput), 200))
+    .openapi(add, async (c) => c.json(await memory.add(await readJson(c) as MemoryEntryInput), 200))
     .openapi(quarantine, async (c) => {
       const after = Number(c.req.query("after") ?? 0);
       const limit = Number(c.req.query("limit") ?? 100);

@@ -1,6 +1,6 @@
 /**
  * Migration 165 (issue 20): a random identity for the store, drawn once when the schema is created. A node keeps a
- * cache of its indexes in its own data directory (README "Several nodes over one libSQL server": node boot) keyed by
+ * cache of its indexes in its own data directory (docs/scale-out.md "Several nodes over one libSQL server": boot cache) keyed by
  * this identity and the change sequence it covers; a cache written against another server or database is refused.
  */
 import type { Migration } from "./migration.ts";
