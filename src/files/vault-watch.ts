@@ -13,7 +13,9 @@
  * named or whose time or size changed (`vault-scan.ts`). A file that vanishes
  * or changes between the scan and its step is left for the next batch. When
  * file events are unavailable (the platform refuses the watch, e.g. the
- * inotify limit) the watch falls back to a full rescan every `pollMs`.
+ * inotify limit) the watch falls back to a full rescan every `pollMs`; with
+ * events it still rescans every `rescanMs` (cheap: the cache), so an event
+ * the platform dropped delays a change, never loses it.
  */
 import type { Memory } from "../memory.ts";
 import type { DirWatch } from "../runtime/dir-watch.ts";
@@ -35,6 +37,11 @@ export interface WatchOptions extends Omit<VaultOptions, "cache" | "dirty" | "dr
   maxWaitMs?: number;
   /** Full rescan period when file events are unavailable (default 2,000 ms). */
   pollMs?: number;
+  /**
+   * A rescan (listing and file times, reading only what changed) every this many ms even with file events
+   * (default 60,000; 0: never): the backstop for an event the platform dropped (an inotify queue overflow).
+   */
+  rescanMs?: number;
   /** After each batch (the first is the initial reconcile). */
   onBatch?: (b: WatchBatch) => void;
   /** A batch that threw, or the watcher falling back to polling. */
@@ -75,6 +82,7 @@ export async function watchVault(memory: Memory, dir: string, o: WatchOptions): 
   let batches = 0;
   let total = 0;
   let poll: ReturnType<typeof setInterval> | undefined;
+  let backstop: ReturnType<typeof setInterval> | undefined;
   let stopped = false;
   let failures = 0;
 
@@ -86,7 +94,7 @@ export async function watchVault(memory: Memory, dir: string, o: WatchOptions): 
     firstAt = 0;
     const t0 = performance.now();
     try {
-      const { watch: _w, signal: _s, quietMs: _q, maxWaitMs: _m, pollMs: _p, onBatch: _b, onNotice: _n, ...vault } = o;
+      const { watch: _w, signal: _s, quietMs: _q, maxWaitMs: _m, pollMs: _p, rescanMs: _r, onBatch: _b, onNotice: _n, ...vault } = o;
       const report = await reconcileVault(memory, root, { ...vault, cache, dirty: named });
       failures = 0;
       o.onBatch?.({ n: batches++, events: n, report, ms: Math.round(performance.now() - t0) });
@@ -139,11 +147,14 @@ export async function watchVault(memory: Memory, dir: string, o: WatchOptions): 
     if (stopped || poll !== undefined) return;
     o.onNotice?.(`file events unavailable (${e.message}); rescanning every ${(o.pollMs ?? 2000) / 1000} s`);
     watcher.close();
-    poll = setInterval(() => { events++; schedule(0); }, o.pollMs ?? 2000);
+    if (backstop !== undefined) clearInterval(backstop);
+    poll = setInterval(() => schedule(0), o.pollMs ?? 2000);
   };
 
   // Watch first, then reconcile: an edit made while the initial run reads the vault is an event for the next batch.
   const watcher = o.watch(root, onEvent, onError);
+  const rescanMs = o.rescanMs ?? 60_000;
+  if (rescanMs > 0 && poll === undefined) backstop = setInterval(() => schedule(0), rescanMs);
   running = runBatch().finally(() => { running = undefined; });
   await new Promise<void>((resolve) => {
     if (o.signal.aborted) resolve();
@@ -152,6 +163,7 @@ export async function watchVault(memory: Memory, dir: string, o: WatchOptions): 
   stopped = true;
   if (timer !== undefined) clearTimeout(timer);
   if (poll !== undefined) clearInterval(poll);
+  if (backstop !== undefined) clearInterval(backstop);
   watcher.close();
   while (running) await running;
   return { batches, events: total };
