@@ -37,7 +37,13 @@ const ROOT = resolve(new URL("..", import.meta.url).pathname);
 
 const WORDS = "kiln glaze clay wheel bisque porcelain stoneware slip trim throw centre pull wedge fire cone reduction oxidation ash celadon tenmoku".split(" ");
 let seed = 7;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+// mulberry32: a full-period 32-bit generator (integer arithmetic, so no precision loss)
+const rand = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
 const sentence = () => Array.from({ length: 12 }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(" ") + ".";
 const note = (i: number, extra = "") => `---\ntitle: Note ${i}\ntags: [studio]\n---\n\n# Note ${i}\n\n${sentence()} ${sentence()}\n\n${sentence()}\n${extra}`;
 

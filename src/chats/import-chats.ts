@@ -141,6 +141,7 @@ export async function importChats(store: ConversationPort, paths: readonly strin
   };
   const totalBytes = parts.reduce((n, p) => n + p.bytes, 0);
   let before = 0;
+  const seen = new Set<string>();
   try {
     for (const part of parts) {
       let index = 0;
@@ -157,6 +158,12 @@ export async function importChats(store: ConversationPort, paths: readonly strin
           s.unreadable.push({ part: part.name, index: at, reason: `not a ${o.format} conversation` });
           continue;
         }
+        // A conversation id twice in one export (never in a real one): the first is kept, so re-importing is stable.
+        if (seen.has(c.id)) {
+          s.unreadable.push({ part: part.name, index: at, reason: `conversation ${c.id} appears again` });
+          continue;
+        }
+        seen.add(c.id);
         s.conversations++;
         for (const k of Object.keys(s.leftOut) as (keyof LeftOut)[]) s.leftOut[k] += c.leftOut[k];
         const body = conversationBody(c, { me, assistant, domain: o.domain });
