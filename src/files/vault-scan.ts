@@ -7,6 +7,7 @@
  * A file that vanishes between the listing and the read is absent.
  */
 import { listFiles } from "../runtime/dir-watch.ts";
+import { MemoryError } from "../core/errors.ts";
 import { readTextIfExists } from "../runtime/platform.ts";
 import type { DiskEntry } from "./vault-plan.ts";
 
@@ -36,7 +37,14 @@ function named(path: string, dirty: ReadonlySet<string> | undefined): boolean {
 export async function scanVault(root: string, hashOf: (text: string) => Promise<string>, o: ScanOptions = {}): Promise<DiskEntry[]> {
   const disk: DiskEntry[] = [];
   const seen = new Set<string>();
-  for (const f of await listFiles(root, VAULT_EXTS)) {
+  let files: Awaited<ReturnType<typeof listFiles>>;
+  try {
+    files = await listFiles(root, VAULT_EXTS);
+  } catch {
+    // One line naming the folder, not an errno dump; nothing is planned, so nothing looks deleted.
+    throw new MemoryError("invalid_request", `${root} is not a readable directory`);
+  }
+  for (const f of files) {
     const path = f.path.slice(root.length + 1);
     const had = o.cache?.get(path);
     if (had && had.mtimeMs === f.mtimeMs && had.size === f.size && !named(path, o.dirty)) {

@@ -125,24 +125,28 @@ export interface ListedFile {
 
 /**
  * Files under `dir` (recursively, sorted as `walkFiles` sorts them, hidden entries skipped) whose names end with one
- * of `exts`, with their modification time and size. A directory or file that vanishes during the walk is skipped.
+ * of `exts`, with their modification time and size. A directory or file that vanishes during the walk is skipped;
+ * `dir` itself missing or unreadable throws.
  */
 export async function listFiles(dir: string, exts: string[]): Promise<ListedFile[]> {
   const out: ListedFile[] = [];
   const fs = isDeno ? undefined : await import("node:fs/promises");
-  const visit = async (d: string): Promise<void> => {
+  const visit = async (d: string, top: boolean): Promise<void> => {
     let entries: { name: string; isDir: boolean }[] = [];
     try {
       if (isDeno) for await (const e of g.Deno.readDir(d)) entries.push({ name: e.name, isDir: e.isDirectory });
       else entries = (await fs!.readdir(d, { withFileTypes: true })).map((e) => ({ name: e.name, isDir: e.isDirectory() }));
-    } catch {
-      return; // vanished (or unreadable) since its parent was listed
+    } catch (e) {
+      // The root itself unreadable (a typo, an unmounted drive) is an error, never an empty vault whose notes would
+      // all look deleted; a folder below it that vanished since its parent was listed is just gone.
+      if (top) throw e;
+      return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
       if (e.name.startsWith(".")) continue;
       const p = `${d}/${e.name}`;
-      if (e.isDir) await visit(p);
+      if (e.isDir) await visit(p, false);
       else if (exts.some((x) => e.name.toLowerCase().endsWith(x))) {
         try {
           const s = isDeno ? await g.Deno.stat(p) : await fs!.stat(p);
@@ -153,6 +157,6 @@ export async function listFiles(dir: string, exts: string[]): Promise<ListedFile
       }
     }
   };
-  await visit(dir.replace(/\/$/, ""));
+  await visit(dir.replace(/\/$/, ""), true);
   return out;
 }

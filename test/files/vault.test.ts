@@ -116,6 +116,19 @@ describe("reconcileVault", () => {
     expect(parseUmpMarkdown(md).map((r) => (r.body as { text: string }).text)).toContain(body);
   });
 
+  it("refuses a vault folder that is missing (a typo, an unmounted drive) and tombstones none of its notes", async () => {
+    const { vault, run, count } = await setup();
+    await run();
+    const live = "SELECT COUNT(*) AS n FROM chunks WHERE source = 'vault'";
+    expect(await count(live)).toBe(3);
+    renameSync(vault, `${vault}-unmounted`);
+    await expect(run()).rejects.toMatchObject({ code: "invalid_request", message: expect.stringContaining("is not a readable directory") });
+    expect(await count(live)).toBe(3);
+    expect(await count("SELECT COUNT(*) AS n FROM tombstones")).toBe(0);
+    renameSync(`${vault}-unmounted`, vault);
+    expect((await run()).plan).toMatchObject({ new: 0, deleted: 0, unchanged: 3 });
+  });
+
   it("re-points a moved file, re-ingests a modified one and tombstones the chunks of a deleted one", async () => {
     const { m, vault, run, count } = await setup();
     await run();
