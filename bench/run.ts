@@ -17,7 +17,8 @@
  *
  * Options: --docs N (default 50000), --queries N (default 1000), --json, --keep (leave the temp store),
  *   --cpu-prof DIR (V8 CPU profiles of the two server runs), --compare fts5 (issue 25: the same documents and
- *   queries through SQLite FTS5 in a child process, `bench/fts5.ts`, printed beside Cairn's figures),
+ *   queries through SQLite FTS5 in a child process, `bench/fts5.ts`, printed beside Cairn's figures; issue 36: with
+ *   nDCG@10 and R@10 of both over the judged SciFact train queries, not only speed),
  *   --dist DIR (serve a compiled build kept elsewhere, `node DIR/cli.js serve`, instead of building this checkout:
  *   a long run is then not affected by source edits made meanwhile, and an older commit's build can be compared).
  * Skips with a message when ../shared/data/scifact is absent.
@@ -28,11 +29,13 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseJsonl } from "../src/eval/beir.ts";
+import { parseJsonl, parseQrels } from "../src/eval/beir.ts";
+import { meanOf, ndcgAtK, recallAtK } from "../src/eval/metrics.ts";
 import { scaleCorpus } from "../src/eval/scale-corpus.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const DATA = resolve(ROOT, "../shared/data/scifact");
+// ../shared/data beside the checkout (a git worktree one level deeper finds it one more level up).
+const DATA = [resolve(ROOT, "../shared/data/scifact"), resolve(ROOT, "../../shared/data/scifact")].find((d) => existsSync(d)) ?? resolve(ROOT, "../shared/data/scifact");
 const args = process.argv.slice(2);
 const option = (n: string, d: number) => (args.includes(n) ? Number(args[args.indexOf(n) + 1]) : d);
 const DOCS = option("--docs", 50_000);
@@ -118,8 +121,20 @@ const pct = (xs: number[], p: number) => {
 
 // Serve what users run after `npm ci`: the compiled build, refreshed from the current sources.
 if (!DIST) execSync("npm run -s build", { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
-const corpus = parseJsonl(readFileSync(join(DATA, "corpus.jsonl"), "utf8")) as { title?: string; text?: string }[];
-const queries = (parseJsonl(readFileSync(join(DATA, "queries.jsonl"), "utf8")) as { text: string }[]).map((q) => q.text);
+const corpus = parseJsonl(readFileSync(join(DATA, "corpus.jsonl"), "utf8")) as { _id: string; title?: string; text?: string }[];
+const queryRows = parseJsonl(readFileSync(join(DATA, "queries.jsonl"), "utf8")) as { _id: string; text: string }[];
+const queries = queryRows.map((q) => q.text);
+// Quality at scale (issue 36): the judged train queries, their relevant abstracts among the perturbed copies.
+const qrels = parseQrels(readFileSync(join(DATA, "qrels", "train.tsv"), "utf8"));
+const judged = queryRows.filter((q) => qrels.has(q._id));
+/** nDCG@10 and R@10 of rankings given as scaled-document ids (1-based; the first corpus.length are the originals). */
+const quality = (ranked: number[][]) => {
+  const docs = (ids: number[]) => ids.map((i) => (i >= 1 && i <= corpus.length ? corpus[i - 1]._id : `copy:${i}`));
+  return {
+    ndcg10: Math.round(meanOf(ranked.map((r, k) => ndcgAtK(docs(r), qrels.get(judged[k]._id)!, 10))) * 1e4) / 1e4,
+    recall10: Math.round(meanOf(ranked.map((r, k) => recallAtK(docs(r), qrels.get(judged[k]._id)!, 10))) * 1e4) / 1e4,
+  };
+};
 const docs = scaleCorpus(corpus.map((d) => ({ title: d.title ?? "", text: d.text ?? "" })), DOCS);
 const dir = mkdtempSync(join(tmpdir(), "cairn-bench-"));
 const port = await freePort();
@@ -128,8 +143,11 @@ try {
   const firstBootMs = run.bootMs;
   const c0 = cpuS(run.child.pid);
   const t0 = performance.now();
+  const docOfChunk = new Map<number, number>();
   for (let i = 0; i < docs.length; i += BATCH) {
-    await post(run.base, "/ingest/batch", { items: docs.slice(i, i + BATCH).map((d) => ({ title: d.title, content: d.content })) });
+    const part = docs.slice(i, i + BATCH);
+    const r = await post(run.base, "/ingest/batch", { items: part.map((d) => ({ title: d.title, content: d.content })) }) as { items: { id: number }[] };
+    r.items.forEach((it, k) => { if (!docOfChunk.has(it.id)) docOfChunk.set(it.id, part[k].id); });
   }
   const ingestS = (performance.now() - t0) / 1000;
   const ingestCpuS = cpuS(run.child.pid) - c0;
@@ -144,6 +162,13 @@ try {
     times.push(performance.now() - t);
   }
   const queryCpuMs = ((cpuS(run.child.pid) - q0) * 1000) / QUERIES;
+  // Quality pass (not timed): every judged train query, the top 10.
+  const ranked: number[][] = [];
+  for (const q of judged) {
+    const r = await post(run.base, "/recall", { query: q.text, limit: 10 }) as { hits: { id: number }[] };
+    ranked.push(r.hits.map((h) => docOfChunk.get(h.id) ?? -h.id));
+  }
+  const q10 = quality(ranked);
   const health = await (await fetch(run.base + "/health/db")).json() as { capacity?: { rss_mib?: number; docs?: number } };
   const status = existsSync(`/proc/${run.child.pid}/status`) ? readFileSync(`/proc/${run.child.pid}/status`, "utf8") : "";
   const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
@@ -154,13 +179,16 @@ try {
     firstBootMs, bootMs: run.bootMs, bootWallMs: run.wallMs,
     p50: pct(times, 0.5), p95: pct(times, 0.95), p99: pct(times, 0.99),
     rssMb: health.capacity?.rss_mib ?? Math.round(kb("VmRSS") / 1024), peakRssMb: Math.round(kb("VmHWM") / 1024),
+    ...q10,
   };
   // --compare fts5: the baseline measured in the same run, never remembered (issue 25).
   const fts5 = args.includes("--compare") && args[args.indexOf("--compare") + 1] === "fts5"
     ? JSON.parse(execFileSync(process.execPath, ["--import", "tsx", join(ROOT, "bench", "fts5.ts"), "--docs", String(DOCS), "--queries", String(QUERIES)],
-      { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!) as { buildS: number; docsPerS: number; p50: number; p95: number; p99: number; rssMb: number; peakRssMb: number }
+      { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!) as { buildS: number; docsPerS: number; p50: number; p95: number; p99: number; rssMb: number; peakRssMb: number; ranked: number[][] }
     : undefined;
-  if (args.includes("--json")) console.log(JSON.stringify(fts5 ? { ...r, fts5 } : r));
+  const fts5q = fts5 ? quality(fts5.ranked) : undefined;
+  if (fts5) delete (fts5 as { ranked?: unknown }).ranked;
+  if (args.includes("--json")) console.log(JSON.stringify(fts5 ? { ...r, fts5: { ...fts5, ...fts5q } } : r));
   const ok = (v: boolean) => (v ? "ok" : "MISSED");
   console.log(`\nCairn bench: ${r.docs} chunks (SciFact replicated and perturbed), ${QUERIES} /recall queries over loopback HTTP\n`);
   console.log("| measure | figure | target | |");
@@ -170,6 +198,7 @@ try {
   console.log(`| cold boot (server-reported; spawn to listening ${r.bootWallMs} ms) | ${r.bootMs} ms | ≤ ${TARGETS.bootMs} ms | ${ok(r.bootMs <= TARGETS.bootMs)} |`);
   console.log(`| /recall p50 / p95 / p99 (limit 5) | ${r.p50} / ${r.p95} / ${r.p99} ms | p95 ≤ ${TARGETS.p95} ms | ${ok(r.p95 <= TARGETS.p95)} |`);
   console.log(`| RSS after queries (peak) | ${r.rssMb} MB (${r.peakRssMb} MB) | ≤ ${TARGETS.rssMb} MB | ${ok(r.rssMb <= TARGETS.rssMb)} |`);
+  console.log(`| quality: nDCG@10 / R@10 (${judged.length} judged SciFact train queries, limit 10) | ${r.ndcg10} / ${r.recall10} | (\`--compare fts5\`: beside FTS5) | |`);
   if (fts5) {
     const x = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
     console.log(`\nSide by side, same ${r.docs} documents and ${QUERIES} queries (Cairn: HTTP, 250/request, screen + embedding + audit; FTS5: in process, porter, stopwords removed)\n`);
@@ -178,6 +207,8 @@ try {
     console.log(`| build / ingest | ${r.ingestS} s (${r.docsPerS} docs/s) | ${fts5.buildS} s (${fts5.docsPerS} docs/s) | ${x(r.ingestS, fts5.buildS)} |`);
     console.log(`| query p50 / p95 | ${r.p50} / ${r.p95} ms | ${fts5.p50} / ${fts5.p95} ms | ${x(r.p95, fts5.p95)} (p95) |`);
     console.log(`| RSS after queries (peak) | ${r.rssMb} MB (${r.peakRssMb} MB) | ${fts5.rssMb} MB (${fts5.peakRssMb} MB) | ${x(r.rssMb, fts5.rssMb)} |`);
+    // Issue 36: quality beside speed, the same judged queries over the same documents.
+    console.log(`| nDCG@10 / R@10, ${judged.length} judged SciFact train queries (relevant: the originals; copies are distractors) | ${r.ndcg10} / ${r.recall10} | ${fts5q!.ndcg10} / ${fts5q!.recall10} | ${(r.ndcg10 - fts5q!.ndcg10).toFixed(4)} (nDCG) |`);
   }
 } finally {
   // --keep leaves the store for a look (its path is printed).

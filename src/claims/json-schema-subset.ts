@@ -8,9 +8,11 @@
  * Validation keywords: type, properties, required, additionalProperties,
  * items, minItems, maxItems, enum, const, minLength, maxLength, pattern,
  * minimum, maximum. Annotations (ignored): $schema, $id, $comment, title,
- * description, examples, default.
+ * description, examples, default. `pattern` runs on a linear-time engine with
+ * RE2 semantics (`_pattern.ts`); lookaround and backreferences are refused.
  */
 import { MemoryError } from "../core/errors.ts";
+import { compilePattern, PATTERN_LIMITS, PatternChecks } from "./_pattern.ts";
 
 const TYPES = ["object", "array", "string", "number", "integer", "boolean", "null"] as const;
 const ANNOTATIONS = new Set(["$schema", "$id", "$comment", "title", "description", "examples", "default"]);
@@ -20,8 +22,8 @@ const KEYWORDS = new Set([
 ]);
 /** Nesting depth a schema may reach. */
 export const MAX_SCHEMA_DEPTH = 32;
-/** A `pattern` is compiled once per validation; a long one is refused (schema authors hold the workflow role). */
-export const MAX_PATTERN_LENGTH = 256;
+/** A `pattern` longer than this is refused (docs/limits.md "Patterns"). */
+export const MAX_PATTERN_LENGTH = PATTERN_LIMITS.sourceChars;
 const MAX_ERRORS = 50;
 
 /** A JSON Schema in the supported subset (checked by `checkSchema`). */
@@ -79,14 +81,12 @@ export function checkSchema(schema: unknown, path = "", depth = 0): asserts sche
       case "minimum": case "maximum":
         if (typeof v !== "number" || !Number.isFinite(v)) bad(k, `"${k}" must be a number`);
         break;
-      case "pattern":
+      case "pattern": {
         if (typeof v !== "string" || v.length > MAX_PATTERN_LENGTH) bad(k, `"pattern" must be a string of at most ${MAX_PATTERN_LENGTH} characters`);
-        try {
-          new RegExp(v as string, "u");
-        } catch {
-          bad(k, `"pattern" is not a valid regular expression`);
-        }
+        const c = compilePattern(v as string);
+        if ("error" in c) bad(k, c.error);
         break;
+      }
     }
   }
 }
@@ -94,7 +94,7 @@ export function checkSchema(schema: unknown, path = "", depth = 0): asserts sche
 /** Validates a value against a checked schema; returns every failure (at most 50), empty when valid. */
 export function validate(schema: Schema, value: unknown): SchemaError[] {
   const errors: SchemaError[] = [];
-  walk(schema, value, "", errors);
+  walk(schema, value, "", errors, new PatternChecks());
   return errors;
 }
 
@@ -105,7 +105,7 @@ function typeOf(v: unknown): string {
   return typeof v;
 }
 
-function walk(s: Schema, v: unknown, path: string, errors: SchemaError[]): void {
+function walk(s: Schema, v: unknown, path: string, errors: SchemaError[], patterns: PatternChecks): void {
   const fail = (keyword: string, message: string) => {
     if (errors.length < MAX_ERRORS) errors.push({ path: path || "/", keyword, message });
   };
@@ -124,7 +124,10 @@ function walk(s: Schema, v: unknown, path: string, errors: SchemaError[]): void 
     const len = [...v].length; // JSON Schema counts code points
     if (typeof s.minLength === "number" && len < s.minLength) fail("minLength", `Shorter than ${s.minLength} characters`);
     if (typeof s.maxLength === "number" && len > s.maxLength) fail("maxLength", `Longer than ${s.maxLength} characters`);
-    if (typeof s.pattern === "string" && !new RegExp(s.pattern, "u").test(v)) fail("pattern", "Does not match the pattern");
+    if (typeof s.pattern === "string") {
+      const ok = patterns.test(s.pattern, v);
+      if (ok !== true) fail("pattern", ok === false ? "Does not match the pattern" : ok);
+    }
   }
   if (typeof v === "number") {
     if (typeof s.minimum === "number" && v < s.minimum) fail("minimum", `Less than ${s.minimum}`);
@@ -133,7 +136,7 @@ function walk(s: Schema, v: unknown, path: string, errors: SchemaError[]): void 
   if (Array.isArray(v)) {
     if (typeof s.minItems === "number" && v.length < s.minItems) fail("minItems", `Fewer than ${s.minItems} items`);
     if (typeof s.maxItems === "number" && v.length > s.maxItems) fail("maxItems", `More than ${s.maxItems} items`);
-    if (isObject(s.items)) v.forEach((item, i) => walk(s.items as Schema, item, pointer(path, i), errors));
+    if (isObject(s.items)) v.forEach((item, i) => walk(s.items as Schema, item, pointer(path, i), errors, patterns));
   }
   if (isObject(v)) {
     const props = (isObject(s.properties) ? s.properties : {}) as Record<string, Schema>;
@@ -141,9 +144,9 @@ function walk(s: Schema, v: unknown, path: string, errors: SchemaError[]): void 
       if (!Object.hasOwn(v, name)) fail("required", `Missing required property "${name}"`);
     }
     for (const [name, val] of Object.entries(v)) {
-      if (Object.hasOwn(props, name)) walk(props[name]!, val, pointer(path, name), errors);
+      if (Object.hasOwn(props, name)) walk(props[name]!, val, pointer(path, name), errors, patterns);
       else if (s.additionalProperties === false) fail("additionalProperties", `Property "${name}" is not allowed`);
-      else if (isObject(s.additionalProperties)) walk(s.additionalProperties, val, pointer(path, name), errors);
+      else if (isObject(s.additionalProperties)) walk(s.additionalProperties, val, pointer(path, name), errors, patterns);
     }
   }
 }

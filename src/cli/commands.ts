@@ -169,10 +169,14 @@ export function registerCommands(cli: CAC, io: CliIo, state: CliState): void {
       }
     });
 
-  cli.command("eval <path>", "Score recall on a BEIR directory or a LoCoMo JSON file (recall@5, recall@10, nDCG@10, MRR)")
+  cli.command("eval <path>", "Score recall on a BEIR directory, a markdown vault or a LoCoMo JSON file (recall@5, recall@10, nDCG@10, MRR), beside lexical-only and FTS5")
     .option("--floor <metric=value>", "Fail (exit 1) under a floor: r5=, r10=, mrr= or ndcg=; repeatable")
     .option("--mode <mode>", "fused (the served pipeline), lexical or vector", { default: "fused" })
+    .option("--compare <runs>", "Runs beside it on the same stores: comma list of lexical, vector, fused, fts5 (SQLite FTS5 over the same chunks), or none", { default: "lexical,fts5" })
+    .option("--restart", "Also run the queries after closing and reopening each store on the same database")
+    .option("--door <door>", "BEIR directories: batch (POST /ingest/batch, default) or memory (POST /ingest/memory)")
     .option("--split <name>", "BEIR qrels split (default: test when present, else train)")
+    .option("--params <json>", "Tuning: recall parameter overrides as JSON, e.g. '{\"speakerNames\":\"first\"}'")
     .option("--turn-only", "LoCoMo: index each turn without its previous turn as context")
     .option("--json", "Print JSON")
     .action(async (path: string, o: EvalOptions) => {
@@ -202,7 +206,12 @@ export function registerCommands(cli: CAC, io: CliIo, state: CliState): void {
       try {
         if (action === "token") for (const l of await umpToken(config, memory, o)) io.out(l);
         else if (action === "revoke") for (const l of await umpRevoke(memory, arg)) io.out(l);
-        else if (action === "export") for (const l of await umpExport(memory, o)) io.out(l);
+        else if (action === "export") {
+          const r = await umpExport(memory, o);
+          for (const w of r.warnings) io.err(w);
+          for (const l of r.lines) io.out(l);
+          if (r.failed) state.failed = true;
+        }
         else {
           const r = await umpImport(memory, arg);
           for (const l of r.lines) io.out(l);

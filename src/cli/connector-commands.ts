@@ -62,7 +62,8 @@ export async function syncCommand(memory: Memory, kind: string, o: { instance?: 
   if (tty) writeStderr("\r\x1b[K");
   if (o.json) return { ok: s.state === "idle", lines: [JSON.stringify(s)] };
   const what = `${s.records} records in ${s.pages} pages (${s.created} new, ${s.revised} revised, ${s.unchanged} unchanged, ${s.deleted} deleted, ${s.swept} swept`
-    + (s.cases_applied + s.cases_unchanged + s.cases_refused ? `; cases ${s.cases_applied} applied, ${s.cases_unchanged} unchanged, ${s.cases_refused} refused` : "") + ")";
+    + (s.cases_applied + s.cases_unchanged + s.cases_refused ? `; cases ${s.cases_applied} applied, ${s.cases_unchanged} unchanged, ${s.cases_refused} refused` : "")
+    + (s.records_refused ? `; ${s.records_refused} records refused (${(s.refused ?? []).map((r) => `${r.path}: ${r.field} ${r.reason}`).join(", ")})` : "") + ")";
   const line = `${s.kind}/${s.instance}: ${s.state}, ${what} in ${s.seconds.toFixed(1)} s`;
   return s.state === "idle" ? { ok: true, lines: [line] } : { ok: false, lines: [`${line}: ${s.error}`] };
 }

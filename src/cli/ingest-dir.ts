@@ -7,6 +7,7 @@
  * front matter `title`, else the first heading, else the file name. One bad
  * file is reported and counted, never fatal. A progress bar on a TTY.
  */
+import { isMemoryError } from "../core/errors.ts";
 import type { Memory } from "../memory.ts";
 import { absolutePath, readTextFile, walkFiles } from "../runtime/platform.ts";
 import { noteTitle } from "../sources/source-service.ts";
@@ -45,7 +46,8 @@ export async function ingestDir(memory: Memory, dir: string, opts: { domain?: st
       else s.duplicate++;
     } catch (e) {
       s.failed++;
-      io.err(`${f}: ${(e as Error).message}\n`);
+      // The same code the HTTP door answers (e.g. frontmatter_too_large), then the message.
+      io.err(`${f}: ${isMemoryError(e) ? `${e.code}: ` : ""}${(e as Error).message}\n`);
     }
     progress.tick(f);
   }

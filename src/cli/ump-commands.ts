@@ -5,7 +5,7 @@
  * `token` prints the token as its last line so scripts can take `tail -1`.
  */
 import type { Config } from "../config/config.ts";
-import { MemoryError } from "../core/errors.ts";
+import { isMemoryError, MemoryError } from "../core/errors.ts";
 import type { Memory } from "../memory.ts";
 import { readTextFile, writeFileAtomic } from "../runtime/platform.ts";
 import { dirKeyring } from "../runtime/ump-keyring.ts";
@@ -70,15 +70,20 @@ export async function umpRevoke(memory: Memory, arg: string | undefined): Promis
   return [r.revoked ? `Revoked ${r.jti}` : `${r.jti} was already revoked`];
 }
 
-/** `ump export --format md|ump --out <file>`. */
-export async function umpExport(memory: Memory, o: UmpCliOptions): Promise<string[]> {
+/**
+ * `ump export --format md|ump --out <file>`. Records that no longer verify are left out and named on stderr
+ * (`failed` then makes the exit code 1), the rest is still written.
+ */
+export async function umpExport(memory: Memory, o: UmpCliOptions): Promise<{ lines: string[]; warnings: string[]; failed: boolean }> {
   const format = o.format ?? "ump";
   if (format !== "md" && format !== "ump") throw new MemoryError("invalid_request", "--format must be md or ump");
   const env = await memory.ump.exportRecords(operatorActor(await memory.ump.operatorDid()));
+  const warnings = (env.skipped ?? []).map((s) => `skipped ${s.id}: ${s.reason} (the record no longer verifies; see cairn check-consistency)\n`);
+  const failed = warnings.length > 0;
   const text = format === "md" ? serialiseUmpMarkdown(env.records) : JSON.stringify(env, null, 2) + "\n";
-  if (!o.out) return [text.replace(/\n$/, "")];
+  if (!o.out) return { lines: [text.replace(/\n$/, "")], warnings, failed };
   await writeFileAtomic(o.out, text);
-  return [`Exported ${env.records.length} records to ${o.out}`];
+  return { lines: [`Exported ${env.records.length} records to ${o.out}${failed ? ` (${warnings.length} skipped)` : ""}`], warnings, failed };
 }
 
 /** `ump import <file>`: `*.md` is the markdown projection, anything else `*.ump.json` (array, envelope or NDJSON). */
@@ -89,6 +94,8 @@ export async function umpImport(memory: Memory, file: string | undefined): Promi
   try {
     records = (/\.(md|markdown)$/i.test(file) ? parseUmpMarkdown(text) : parseUmpJson(text)) as Record<string, unknown>[];
   } catch (e) {
+    // A budget refusal keeps its own code (the HTTP door answers the same); anything else is "not an export".
+    if (isMemoryError(e) && e.code === "frontmatter_too_large") throw e;
     throw notAnExport((e as Error).message);
   }
   // Issue 22 item 6: a file of something else is named as such, not reported record by record.

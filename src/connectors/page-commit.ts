@@ -4,10 +4,14 @@
  * record's path, hash = the vendor revision), one audit row per changed source and the page's cursor — in ONE
  * transaction (STYLE rule 10), so a rerun resumes after the last committed page and nothing is half-written.
  * An unchanged revision is a no-op. Case records (`crmCase`) go to `memory.workflow.applyCase` first (their body is
- * untrusted: filed as a proposal, never stored as memory here); a 409 is counted and the sync carries on.
+ * untrusted: filed as a proposal, never stored as memory here); a 409 is counted and the sync carries on. A record
+ * that breaks the text-field rule (`src/core/text-rule.ts`: NUL, lone surrogate) or whose front matter is over its
+ * budget is refused on its own: counted in `records_refused`, named in `refused`, nothing of it written, so one bad
+ * vendor item never stops a sync (the next sync tries it again).
  */
 import type { AuditService } from "../audit/audit-service.ts";
 import { isMemoryError, MemoryError } from "../core/errors.ts";
+import { findTextViolation } from "../core/text-rule.ts";
 import type { NewChunk } from "../core/types.ts";
 import type { WriteContext } from "../ingest/context.ts";
 import { prepareMarkdown } from "../ingest/ingest-markdown.ts";
@@ -35,13 +39,44 @@ export interface PageCounts {
   cases_applied: number;
   cases_unchanged: number;
   cases_refused: number;
+  /** Records refused for their own content (text-field rule, front matter budget). */
+  records_refused: number;
+}
+
+/** A refused record: its path, the field and the reason (`nul`, `lone_surrogate`, or an error code). */
+export interface RefusedRecord {
+  path: string;
+  field: string;
+  reason: string;
+}
+
+/** A page's counts and its refused records. */
+export interface PageOutcome {
+  counts: PageCounts;
+  refused: RefusedRecord[];
+}
+
+/** The refusal of one record for its own content, or undefined when `e` is about something else. */
+function refusalOf(path: string, e: unknown): RefusedRecord | undefined {
+  if (!isMemoryError(e)) return undefined;
+  const reason = e.details?.reason;
+  if (reason === "nul" || reason === "lone_surrogate") return { path, field: String(e.details?.field ?? "markdown"), reason };
+  if (e.code === "frontmatter_too_large") return { path, field: "frontmatter", reason: e.code };
+  return undefined;
 }
 
 /** Commits `page` for connector `id` (`kind`/`instance`); `domain` is the config's target domain, if any. */
 export async function commitPage(
   d: PageDeps, c: { id: number; kind: string; instance: string; domain?: string }, page: ConnectorPage,
-): Promise<PageCounts> {
-  const counts: PageCounts = { records: page.records.length, created: 0, revised: 0, unchanged: 0, cases_applied: 0, cases_unchanged: 0, cases_refused: 0 };
+): Promise<PageOutcome> {
+  const counts: PageCounts = {
+    records: page.records.length, created: 0, revised: 0, unchanged: 0, cases_applied: 0, cases_unchanged: 0, cases_refused: 0, records_refused: 0,
+  };
+  const refused: RefusedRecord[] = [];
+  const refuse = (r: RefusedRecord) => {
+    counts.records_refused++;
+    refused.push(r);
+  };
   const sourceKind = `connector:${c.kind}`;
   const label = `${c.kind}:${c.instance}`;
   const byPath = new Map<string, (typeof page.records)[number]>();
@@ -61,6 +96,11 @@ export async function commitPage(
   // Cases first: applyCase is idempotent on (case_ref, updated_rev), so a rerun after a crash answers "unchanged".
   for (const r of changed) {
     if (!r.crmCase) continue;
+    const bad = findTextViolation(r.crmCase, { at: "case" });
+    if (bad) {
+      refuse({ path: r.path, ...bad });
+      continue;
+    }
     try {
       const out = await d.applyCase(r.crmCase, { origin: `connector:${c.kind}` });
       counts[out.status === "unchanged" ? "cases_unchanged" : "cases_applied"]++;
@@ -74,12 +114,26 @@ export async function commitPage(
   const spans: { path: string; rev: string; from: number; to: number }[] = [];
   for (const r of changed) {
     if (r.crmCase) {
+      if (refused.some((x) => x.path === r.path)) continue;
       spans.push({ path: r.path, rev: r.rev, from: chunks.length, to: chunks.length }); // provenance only, no memory
       continue;
     }
-    const body: MarkdownInput = { title: noteTitle(r.path, r.markdown), content: r.markdown, source: `connector:${label}`.slice(0, 64) };
-    if (c.domain) body.domain = c.domain;
-    const prep = await prepareMarkdown(d.write, body, { kind: "markdown", sourceLink: r.path, meta: { connector: label, connector_rev: r.rev } });
+    const bad = findTextViolation(r.markdown, { at: "markdown" });
+    if (bad) {
+      refuse({ path: r.path, ...bad });
+      continue;
+    }
+    let prep: Awaited<ReturnType<typeof prepareMarkdown>>;
+    try {
+      const body: MarkdownInput = { title: noteTitle(r.path, r.markdown), content: r.markdown, source: `connector:${label}`.slice(0, 64) };
+      if (c.domain) body.domain = c.domain;
+      prep = await prepareMarkdown(d.write, body, { kind: "markdown", sourceLink: r.path, meta: { connector: label, connector_rev: r.rev } });
+    } catch (e) {
+      const why = refusalOf(r.path, e);
+      if (!why) throw e;
+      refuse(why);
+      continue;
+    }
     spans.push({ path: r.path, rev: r.rev, from: chunks.length, to: chunks.length + prep.chunks.length });
     chunks.push(...prep.chunks);
   }
@@ -104,5 +158,5 @@ export async function commitPage(
   };
   if (chunks.length) await writeChunks(d.write, chunks, undefined, "connector_ingest", { connector: label }, after);
   else await d.write.db.write((tx) => after(tx, []));
-  return counts;
+  return { counts, refused };
 }

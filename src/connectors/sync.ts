@@ -11,7 +11,7 @@ import { isMemoryError, MemoryError } from "../core/errors.ts";
 import type { SourceService } from "../sources/source-service.ts";
 import { claimConnector, finishConnector, type ConnectorRow } from "../store/connectors.ts";
 import type { Db } from "../store/db.ts";
-import { commitPage, type PageCounts, type PageDeps } from "./page-commit.ts";
+import { commitPage, type PageCounts, type PageDeps, type RefusedRecord } from "./page-commit.ts";
 import { isResumable } from "./resumable.ts";
 import { VendorError, type VendorSource } from "./vendor.ts";
 
@@ -25,6 +25,8 @@ export interface SyncSummary extends PageCounts {
   swept: number;
   seconds: number;
   error?: string;
+  /** Records refused for their own content (at most 50 named), only when some were. */
+  refused?: RefusedRecord[];
 }
 
 /** What a sync needs. */
@@ -55,7 +57,7 @@ export async function runSync(d: SyncDeps, row: ConnectorRow, source: VendorSour
   }
   const sum: SyncSummary = {
     kind: row.kind, instance: row.instance, state: "idle", pages: 0, deleted: 0, swept: 0, seconds: 0,
-    records: 0, created: 0, revised: 0, unchanged: 0, cases_applied: 0, cases_unchanged: 0, cases_refused: 0,
+    records: 0, created: 0, revised: 0, unchanged: 0, cases_applied: 0, cases_unchanged: 0, cases_refused: 0, records_refused: 0,
   };
   const t0 = Date.now();
   try {
@@ -63,8 +65,9 @@ export async function runSync(d: SyncDeps, row: ConnectorRow, source: VendorSour
     for (;;) {
       const page = await source.page(cursor);
       if (page.cursor !== null && page.cursor === cursor) throw new VendorError("repeated_cursor", "The vendor answered the same cursor twice");
-      const c = await commitPage(d, { id: row.id, kind: row.kind, instance: row.instance, domain }, page);
+      const { counts: c, refused } = await commitPage(d, { id: row.id, kind: row.kind, instance: row.instance, domain }, page);
       for (const k of Object.keys(c) as (keyof PageCounts)[]) sum[k] += c[k];
+      if (refused.length) sum.refused = [...(sum.refused ?? []), ...refused].slice(0, 50);
       sum.pages++;
       d.onPage?.({ pages: sum.pages, records: sum.records });
       if (page.cursor === null) break;

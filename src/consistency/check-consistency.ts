@@ -12,12 +12,15 @@
  * | promoted_missing | an approval's `promoted_chunk_id` is neither stored nor tombstoned |
  * | proposal_state | a proposal's status disagrees with its decision columns |
  * | tombstoned_present | a tombstoned chunk id is still stored, unless the tombstone is a soft one (a soft UMP forget or a retention expiry retires the record and keeps the chunk, SPEC §3) whose record is no longer live |
+ * | stored_text_nul | a stored text holds a NUL (detail: `table.column rowid, …`) |
+ * | ump_record_unverifiable | a UMP record no longer verifies as read back (detail: record ids) |
  */
 import { verifyAuditChain } from "../audit/verify-audit.ts";
 import { approvedSupersedesEdges, PER_DATABASE, storeInvariants } from "../store/consistency.ts";
 import type { Db } from "../store/db.ts";
 import { dbsOf } from "../store/domain-dbs.ts";
 import { crossDbDanglingLinks, crossDbPromotedMissing, liveSoftTombstones } from "./cross-db-checks.ts";
+import { storedTextNul, umpRecordUnverifiable } from "./stored-text-checks.ts";
 
 /** One check's outcome. */
 export interface ConsistencyCheck {
@@ -88,5 +91,6 @@ export async function checkConsistency(db: Db): Promise<{ ok: boolean; checks: C
   for (const name of ["promoted_missing", "proposal_state", "tombstoned_present"]) {
     checks.push({ name, ok: inv[name].count === 0, count: inv[name].count, ...(inv[name].count ? { sample: inv[name].sample } : {}) });
   }
+  checks.push(await storedTextNul(db), await umpRecordUnverifiable(db));
   return { ok: checks.every((c) => c.ok), checks };
 }

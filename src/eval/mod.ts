@@ -12,4 +12,6 @@ export type { Judgments } from "./metrics.ts";
 export { evaluateBeir, evaluateLocomo, indexBeir, rankBeir, summarize } from "./evaluate-retrieval.ts";
 export type { LocomoScores, RankedQuery, RetrievalIndex, RetrievalScores } from "./evaluate-retrieval.ts";
 export { scaleCorpus, seededRandom } from "./scale-corpus.ts";
+export { beirUnits, locomoUnits, vaultUnits } from "./eval-sets.ts";
+export type { EvalQuery, EvalSet, EvalUnit, VaultNote, VaultQuestion } from "./eval-sets.ts";
 export type { ScaleSource, ScaledDoc } from "./scale-corpus.ts";

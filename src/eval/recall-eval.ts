@@ -1,33 +1,29 @@
 /**
- * The `eval` command's core (SPEC §4.12): scores the served recall pipeline
- * on a BEIR set or LoCoMo conversations through an `EvalStore` (a fresh
- * store per corpus, filled through the bulk ingest door and queried through
- * recall, exactly as a client would). Reports recall@5, recall@10, nDCG@10,
- * MRR (over the top 100), abstentions, and per-query latency; `checkFloors`
- * turns `--floor r5=… r10=… mrr=… ndcg=…` into failures. No I/O here.
+ * The `eval` command's core (SPEC §4.12): scores the served recall pipeline on an evaluation set
+ * (`eval-sets.ts`: a BEIR corpus, LoCoMo conversations, a markdown vault) through an `EvalStore` — a fresh store
+ * per unit, filled through the door a user would use and queried through recall, exactly as a client would.
+ * Each store is asked the same queries in several runs (issue 36): the served pipeline, lexical-only, SQLite
+ * FTS5 over the identical chunks the store holds, and the served pipeline again after a restart on the same
+ * database. Reports recall@5, recall@10, nDCG@10, MRR (over the top 100), abstentions on answerable queries
+ * (wrongful) and on unanswerable ones (caught), and per-query latency of the first run; `checkFloors` turns
+ * `--floor r5=… r10=… mrr=… ndcg=…` into failures. No I/O here.
  */
 import type { BeirSet } from "./beir.ts";
-import { LOCOMO_ADVERSARIAL, type LocomoConversation } from "./locomo.ts";
-import { binaryJudgments, meanOf, ndcgAtK, recallAtK, reciprocalRank, type Judgments } from "./metrics.ts";
+import { beirUnits, locomoUnits, type EvalSet } from "./eval-sets.ts";
+import type { LocomoConversation } from "./locomo.ts";
+import { meanOf, ndcgAtK, recallAtK, reciprocalRank, type Judgments } from "./metrics.ts";
+import type { EvalMode } from "./recall-modes.ts";
+import type { EvalStore } from "./eval-store.ts";
 
-/** A store the evaluation fills and queries. */
-export interface EvalStore {
-  /** Ingests documents in order; returns each one's chunk id (a duplicate returns the first copy's id). */
-  ingest(docs: readonly { title: string; content: string }[]): Promise<number[]>;
-  /** Recalls up to `limit` chunk ids, best first; `abstained` when recall answered `low_confidence`. */
-  recall(query: string, limit: number): Promise<{ ids: number[]; abstained: boolean }>;
-  /**
-   * Ingests one conversation session through the conversation door (`POST /ingest/conversation`); returns
-   * each turn's chunk id in turn order (undefined for a skipped turn). When present, LoCoMo goes through it.
-   */
-  ingestConversation?(session: { id: string; date?: string }, turns: readonly { speaker: string; text: string; id: string }[]): Promise<(number | undefined)[]>;
-  close(): Promise<void>;
-}
+export type { EvalStore } from "./eval-store.ts";
 
-/** Progress ticks (one per query). */
+/** Progress ticks (one per query and run). */
 export interface EvalProgress {
   tick(label?: string): void;
 }
+
+/** A run: a recall mode, FTS5 over the same chunks, or the first run's mode after a restart. */
+export type EvalRun = EvalMode | "fts5" | "restart";
 
 /** Mean scores over a set of queries. */
 export interface EvalScores {
@@ -36,13 +32,23 @@ export interface EvalScores {
   recall10: number;
   ndcg10: number;
   mrr: number;
-  /** Queries answered `low_confidence` (they count as misses above). */
+  /** Answerable queries answered `low_confidence` (wrongful abstentions; they count as misses above). */
   abstained: number;
 }
 
-/** A full report. */
+/** One run's figures. */
+export interface EvalRunScores extends EvalScores {
+  run: EvalRun;
+  byCategory?: Record<string, EvalScores>;
+  /** Unanswerable queries (LoCoMo category 5, off-topic, nonsense): how many recall abstained on. */
+  unanswerable?: { queries: number; abstained: number };
+  /** Per store (LoCoMo conversations), for cross-validation with the stores as folds. */
+  byUnit?: Record<string, EvalScores>;
+}
+
+/** A full report: the first run's figures at the top level, every run in `runs`. */
 export interface EvalReport extends EvalScores {
-  dataset: "beir" | "locomo";
+  dataset: EvalSet["dataset"];
   docs: number;
   ingestMs: number;
   queryMsP50: number;
@@ -50,18 +56,20 @@ export interface EvalReport extends EvalScores {
   byCategory?: Record<string, EvalScores>;
   /** LoCoMo category 5 (unanswerable): how many recall abstained on. */
   adversarial?: { queries: number; abstained: number };
+  unanswerable?: { queries: number; abstained: number };
+  runs: EvalRunScores[];
 }
 
-/** Documents per ingest call. */
-const BATCH = 500;
 /** Depth recalled per query (the recall limit's maximum). */
 const DEPTH = 100;
 
 interface Row {
+  unit: string;
   ranked: string[];
   judgments: Judgments;
   abstained: boolean;
   category?: string;
+  unanswerable?: boolean;
 }
 
 function scores(rows: readonly Row[]): EvalScores {
@@ -75,98 +83,86 @@ function scores(rows: readonly Row[]): EvalScores {
   };
 }
 
+function runScores(run: EvalRun, rows: readonly Row[]): EvalRunScores {
+  const answerable = rows.filter((r) => !r.unanswerable);
+  const out: EvalRunScores = { run, ...scores(answerable) };
+  const cats = [...new Set(answerable.flatMap((r) => (r.category === undefined ? [] : [r.category])))].sort();
+  if (cats.length) {
+    out.byCategory = {};
+    for (const c of cats) out.byCategory[c] = scores(answerable.filter((r) => r.category === c));
+  }
+  const un = rows.filter((r) => r.unanswerable);
+  if (un.length) out.unanswerable = { queries: un.length, abstained: un.filter((r) => r.abstained).length };
+  const units = [...new Set(answerable.map((r) => r.unit))];
+  if (units.length > 1) {
+    out.byUnit = {};
+    for (const u of units) out.byUnit[u] = scores(answerable.filter((r) => r.unit === u));
+  }
+  return out;
+}
+
 function percentile(xs: number[], p: number): number {
   if (!xs.length) return 0;
   const s = [...xs].sort((a, b) => a - b);
   return Math.round(s[Math.min(s.length - 1, Math.floor(p * s.length))] * 100) / 100;
 }
 
-async function fill(store: EvalStore, docs: readonly { id: string; title: string; content: string }[]): Promise<Map<number, string>> {
-  const byChunk = new Map<number, string>();
-  for (let i = 0; i < docs.length; i += BATCH) {
-    const part = docs.slice(i, i + BATCH);
-    const ids = await store.ingest(part.map((d) => ({ title: d.title, content: d.content })));
-    ids.forEach((id, k) => {
-      if (!byChunk.has(id)) byChunk.set(id, part[k].id);
-    });
-  }
-  return byChunk;
-}
-
-/** LoCoMo through the conversation door: one call per session, turns in order, the session date kept. */
-async function fillSessions(store: EvalStore, conv: LocomoConversation): Promise<Map<number, string>> {
-  const byChunk = new Map<number, string>();
-  for (const s of [...new Set(conv.docs.map((d) => d.session))]) {
-    const turns = conv.docs.filter((d) => d.session === s);
-    const date = turns[0]?.date;
-    const ids = await store.ingestConversation!({ id: String(s), ...(date ? { date } : {}) }, turns.map((t) => ({ speaker: t.speaker, text: t.text, id: t.id })));
-    ids.forEach((id, k) => {
-      if (id !== undefined && !byChunk.has(id)) byChunk.set(id, turns[k].id);
-    });
-  }
-  return byChunk;
-}
-
-/** Evaluates a BEIR set in one fresh store. */
-export async function evalBeir(set: BeirSet, open: () => Promise<EvalStore>, progress?: EvalProgress): Promise<EvalReport> {
-  const store = await open();
-  try {
-    const t0 = performance.now();
-    // An empty title or text is allowed in BEIR, not in /ingest: fall back to the other field, then the id.
-    const byChunk = await fill(store, set.docs.map((d) => ({ id: d.id, title: d.title.trim() || d.id, content: d.text || d.title || d.id })));
-    const ingestMs = performance.now() - t0;
-    const rows: Row[] = [];
-    const times: number[] = [];
-    for (const q of set.queries) {
-      const t = performance.now();
-      const r = await store.recall(q.text, DEPTH);
-      times.push(performance.now() - t);
-      rows.push({ ranked: r.ids.map((id) => byChunk.get(id) ?? `chunk:${id}`), judgments: q.judgments, abstained: r.abstained });
-      progress?.tick(q.id);
-    }
-    return { dataset: "beir", docs: set.docs.length, ingestMs: Math.round(ingestMs), queryMsP50: percentile(times, 0.5), queryMsP95: percentile(times, 0.95), ...scores(rows) };
-  } finally {
-    await store.close();
-  }
-}
-
-/** Evaluates LoCoMo: one fresh store per conversation; category 5 is scored for abstention only. */
-export async function evalLocomo(conversations: readonly LocomoConversation[], open: () => Promise<EvalStore>, progress?: EvalProgress): Promise<EvalReport> {
-  const rows: Row[] = [];
+/**
+ * Evaluates a set: for each unit a fresh store, filled once, then every run over its queries in order (a
+ * `restart` run last, as it reopens the store). `runs[0]` is the primary run (its latency is measured).
+ */
+export async function evaluateSet(set: EvalSet, open: () => Promise<EvalStore>, runs: readonly EvalRun[] = ["fused"], progress?: EvalProgress): Promise<EvalReport> {
+  const order = [...runs.filter((r) => r !== "restart"), ...runs.filter((r) => r === "restart")];
+  const primary = runs[0] === "restart" || runs[0] === "fts5" ? "fused" : runs[0];
+  const rows = new Map<EvalRun, Row[]>(order.map((r) => [r, []]));
   const times: number[] = [];
-  let docs = 0, ingestMs = 0, adversarial = 0, adversarialAbstained = 0;
-  for (const conv of conversations) {
+  let docs = 0, ingestMs = 0;
+  for (const unit of set.units) {
     const store = await open();
     try {
       const t0 = performance.now();
-      const byChunk = store.ingestConversation
-        ? await fillSessions(store, conv)
-        : await fill(store, conv.docs.map((d) => ({ id: d.id, title: d.title || d.id, content: d.content })));
+      const byChunk = await unit.fill(store);
       ingestMs += performance.now() - t0;
-      docs += conv.docs.length;
-      for (const q of conv.questions) {
-        if (q.category !== LOCOMO_ADVERSARIAL && q.evidence.length === 0) continue;
-        const t = performance.now();
-        const r = await store.recall(q.question, DEPTH);
-        times.push(performance.now() - t);
-        progress?.tick(conv.sampleId);
-        if (q.category === LOCOMO_ADVERSARIAL) {
-          adversarial++;
-          if (r.abstained) adversarialAbstained++;
-          continue;
+      docs += unit.docs;
+      for (const run of order) {
+        if (run === "restart") {
+          if (!store.restart) throw new Error("this store cannot restart");
+          await store.restart();
         }
-        rows.push({ ranked: r.ids.map((id) => byChunk.get(id) ?? `chunk:${id}`), judgments: binaryJudgments(q.evidence), abstained: r.abstained, category: String(q.category) });
+        if (run === "fts5" && !store.fts5) throw new Error("this store has no FTS5 baseline");
+        for (const q of unit.queries) {
+          const t = performance.now();
+          const r = run === "fts5" ? { ids: await store.fts5!(q.text, DEPTH), abstained: false }
+            : await store.recall(q.text, DEPTH, run === "restart" ? primary : run);
+          if (run === runs[0]) times.push(performance.now() - t);
+          progress?.tick(unit.label);
+          rows.get(run)!.push({ unit: unit.label, ranked: r.ids.map((id) => byChunk.get(id) ?? `chunk:${id}`), judgments: q.judgments, abstained: r.abstained, category: q.category, unanswerable: q.unanswerable });
+        }
       }
     } finally {
       await store.close();
     }
   }
-  const byCategory: Record<string, EvalScores> = {};
-  for (const c of [...new Set(rows.map((r) => r.category!))].sort()) byCategory[c] = scores(rows.filter((r) => r.category === c));
-  return {
-    dataset: "locomo", docs, ingestMs: Math.round(ingestMs), queryMsP50: percentile(times, 0.5), queryMsP95: percentile(times, 0.95),
-    ...scores(rows), byCategory, adversarial: { queries: adversarial, abstained: adversarialAbstained },
+  const all = runs.map((r) => runScores(r, rows.get(r)!));
+  const first = all[0];
+  const report: EvalReport = {
+    dataset: set.dataset, docs, ingestMs: Math.round(ingestMs), queryMsP50: percentile(times, 0.5), queryMsP95: percentile(times, 0.95),
+    queries: first.queries, recall5: first.recall5, recall10: first.recall10, ndcg10: first.ndcg10, mrr: first.mrr, abstained: first.abstained,
+    runs: all,
   };
+  if (first.byCategory) report.byCategory = first.byCategory;
+  if (first.unanswerable) report[set.dataset === "locomo" ? "adversarial" : "unanswerable"] = first.unanswerable;
+  return report;
+}
+
+/** Evaluates a BEIR set in one fresh store (the bulk door). */
+export async function evalBeir(set: BeirSet, open: () => Promise<EvalStore>, progress?: EvalProgress, runs?: readonly EvalRun[]): Promise<EvalReport> {
+  return await evaluateSet(beirUnits(set), open, runs, progress);
+}
+
+/** Evaluates LoCoMo: one fresh store per conversation; category 5 is scored for abstention only. */
+export async function evalLocomo(conversations: readonly LocomoConversation[], open: () => Promise<EvalStore>, progress?: EvalProgress, runs?: readonly EvalRun[]): Promise<EvalReport> {
+  return await evaluateSet(locomoUnits(conversations), open, runs, progress);
 }
 
 /** Metrics a floor may name. */

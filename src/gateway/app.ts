@@ -19,7 +19,7 @@ import { limitBody } from "../limits/body-limit.ts";
 import { type RecipientCache, RequestBudget, type SendGate } from "./limits.ts";
 import type { StreamState } from "./reconnect.ts";
 import type { SignalBackend } from "./signal-cli.ts";
-import { FieldError, maskAccount, messageText, recipient, recipients } from "./validate.ts";
+import { FieldError, maskAccount, messageText, recipient, recipients, requireCleanBody } from "./validate.ts";
 import { sha256Hex } from "./config.ts";
 import { resolveRecipients } from "./resolve.ts";
 
@@ -122,6 +122,7 @@ export function gatewayApp(d: GatewayAppDeps): Hono {
     if (typeof req !== "object" || req === null || req.jsonrpc !== "2.0" || typeof req.method !== "string") return c.json({ jsonrpc: "2.0", error: { code: -32600, message: "Invalid Request" }, id });
     const p = (typeof req.params === "object" && req.params !== null ? req.params : {}) as Record<string, unknown>;
     try {
+      requireCleanBody(p);
       return c.json({ jsonrpc: "2.0", result: await rpc(req.method, p), id });
     } catch (e) {
       if (e instanceof FieldError) return c.json({ jsonrpc: "2.0", error: { code: -32602, message: e.message, data: { field: e.field } }, id });
@@ -211,6 +212,7 @@ async function jsonBody(req: Request): Promise<Record<string, unknown>> {
     throw new FieldError("body", "body must be a JSON object");
   }
   if (typeof v !== "object" || v === null || Array.isArray(v)) throw new FieldError("body", "body must be a JSON object");
+  requireCleanBody(v);
   return v as Record<string, unknown>;
 }
 

@@ -8,6 +8,7 @@
  * bridge config digest, 5 attempts with linear backoff. Only the HMAC secret
  * is held toward the service, never a service token (SPEC §5 item 10).
  */
+import { findTextViolation } from "../core/text-rule.ts";
 import { signWebhook } from "../outbound/webhook-signature.ts";
 import type { GatewayLog } from "./app.ts";
 import { sha256Hex } from "./config.ts";
@@ -50,6 +51,12 @@ async function signedPost(d: ServiceLinkDeps, path: string, body: string, id: st
 export async function forwardInbound(d: ServiceLinkDeps, env: SignalEnvelope | undefined): Promise<string | null> {
   const envelope = projectInbound(env);
   if (!envelope) return null;
+  // The text-field rule: the service would refuse such text (400), so it is not forwarded; logged without the text.
+  const fault = findTextViolation(envelope);
+  if (fault !== undefined) {
+    d.log("warn", "inbound message not forwarded: it breaks the text-field rule", { field: fault.field, reason: fault.reason });
+    return null;
+  }
   // The webhook id derives from external_id: a redelivered message is refused by the service, not filed twice.
   const id = "msg_" + (await sha256Hex(envelope.external_id)).slice(0, 32);
   const res = await signedPost(d, "/webhooks/channel/signal", JSON.stringify({ envelope }), id);
@@ -71,6 +78,12 @@ export async function drainOnce(d: ServiceLinkDeps): Promise<{ claimed: number; 
   const { envelopes } = await res.json() as { envelopes: { id: number; run_id: number; conversation_ref: string; text: string }[] };
   let sent = 0;
   await Promise.all(envelopes.map(async (e) => {
+    // A legacy row the service stored before its doors refused NUL reads back cut: never send a text that breaks the rule.
+    const fault = findTextViolation(e.text, { at: "text" });
+    if (fault !== undefined) {
+      d.log("error", "reply not sent: it breaks the text-field rule", { envelope_id: e.id, run_id: e.run_id, reason: fault.reason });
+      return;
+    }
     try {
       await d.sends.run(() => d.signal.call("send", { recipient: [e.conversation_ref], message: e.text }));
       sent++;

@@ -3,8 +3,11 @@
  * UUID, an E.164 phone (`+` then 7 to 14 digits) or an ACI (`u:<uuid>`);
  * a Signal username (`nick.01`, or signal-cli's `u:nick.01`) is accepted here
  * and resolved through signal-cli before sending (`resolve.ts`); message text is non-empty and at most 10,000 characters. A failure names
- * the field.
+ * the field. Every string of a request meets Cairn's text-field rule (`src/core/text-rule.ts`: no NUL, no lone
+ * surrogate), so nothing the store would refuse is sent, forwarded or drained.
  */
+import { findTextViolation, textFault, type TextViolation } from "../core/text-rule.ts";
+
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const E164 = /^\+\d{7,14}$/;
@@ -33,9 +36,22 @@ export function recipient(v: unknown, field: string): string {
   throw new FieldError(field, `${field} must be a UUID, an E.164 number (+ then 7 to 14 digits), u:<uuid> or a Signal username (name.01)`);
 }
 
-/** Message text: 1 to 10,000 characters (code points). */
+/** The gateway's 400 for a text-rule violation. */
+export function textFieldError(v: TextViolation): FieldError {
+  return new FieldError(v.field, v.reason === "nul" ? `${v.field} must not contain U+0000 (NUL)` : `${v.field} holds a lone surrogate (not valid Unicode)`);
+}
+
+/** Throws a FieldError naming the first string of a parsed body that breaks the text-field rule. */
+export function requireCleanBody(body: unknown, at = ""): void {
+  const v = findTextViolation(body, { at });
+  if (v !== undefined) throw textFieldError(v);
+}
+
+/** Message text: 1 to 10,000 characters (code points), meeting the text-field rule. */
 export function messageText(v: unknown, field: string): string {
   if (typeof v !== "string") throw new FieldError(field, `${field} must be a string`);
+  const fault = textFault(v);
+  if (fault !== undefined) throw textFieldError({ field, reason: fault });
   const n = [...v].length;
   if (n === 0) throw new FieldError(field, `${field} must not be empty`);
   if (n > MAX_TEXT) throw new FieldError(field, `${field} must be at most ${MAX_TEXT} characters`);

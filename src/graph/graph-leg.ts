@@ -298,7 +298,9 @@ function hopChains(model: GraphModel, sources: readonly number[], targets: [numb
 export function createGraphLeg(model: GraphModel, db: Db, params: () => GraphLegParams = () => DEFAULT_GRAPH_LEG_PARAMS): GraphLeg {
   return async (input) => {
     await model.sync(db);
-    const r = runGraphLeg(model, input, params());
-    return { ids: r.ids, hops: r.hops as Map<number, unknown[]>, weight: r.weight };
+    const p = params();
+    const r = runGraphLeg(model, input, p);
+    // Relational and not already answered by the other legs (then its weight is `weightAnswered`): issue 36.
+    return { ids: r.ids, hops: r.hops as Map<number, unknown[]>, weight: r.weight, relational: r.relational && r.weight === p.weightRelational };
   };
 }

@@ -24,7 +24,7 @@ import { GATES, gateKey, isPublicKey } from "./gates.ts";
 import { checkBodyType, checkHostAndOrigin, hasBody } from "./browser-posture.ts";
 import { limitBody } from "../limits/body-limit.ts";
 import { mediaTypeOf } from "./media-types.ts";
-import { requireWellFormedJson } from "./well-formed.ts";
+import { requireCleanJson, requireCleanParams, requireShallowJson } from "./well-formed.ts";
 import "./principal.ts";
 
 /** SPEC §8: request body limit. */
@@ -77,11 +77,18 @@ export function installGuard(app: Hono, memory: Memory): void {
   app.use("*", authorize(memory));
   app.use("*", async (c, next) => {
     const ep = endpointOf(c);
+    if (ep) requireCleanParams(c.req.queries(), paramsOf(ep.pattern, c.req.path));
     if (ep && c.req.method !== "GET" && c.req.method !== "HEAD" && c.req.method !== "OPTIONS") {
+      const key = gateKey(ep.method, ep.pattern);
       const type = c.req.header("content-type");
-      checkBodyType(gateKey(ep.method, ep.pattern), type, hasBody(c.req.header("content-length"), c.req.header("transfer-encoding")));
-      // Issue 23 §2: lone surrogates are refused, not stored as U+FFFD (c.req caches the text for the route).
-      if (type !== undefined && mediaTypeOf(type) === "application/json") requireWellFormedJson(await c.req.text());
+      checkBodyType(key, type, hasBody(c.req.header("content-length"), c.req.header("transfer-encoding")));
+      // The text-field rule (src/core/text-rule.ts): NUL and lone surrogates are refused with 400 naming the field,
+      // never stored altered (c.req caches the text for the route).
+      if (type !== undefined && mediaTypeOf(type) === "application/json") {
+        const text = await c.req.text();
+        requireShallowJson(text);
+        requireCleanJson(text, key);
+      }
     }
     await next();
   });

@@ -1,6 +1,6 @@
 /**
  * `POST /ingest/markdown` (SPEC §4.2): a titled markdown document, parsed
- * with gray-matter and remark and split into heading-aware chunks (each
+ * with `readFrontMatter` and remark and split into heading-aware chunks (each
  * keeps its heading path and 1-based line span for recall evidence). Chunks
  * are stamped `markdown` (or `vault` for the vault binding) and written in
  * one transaction. Frontmatter tags/aliases and `[[relation::entity]]`

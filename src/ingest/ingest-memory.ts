@@ -6,6 +6,7 @@
  */
 import { isMemoryError } from "../core/errors.ts";
 import { xxh3Hex } from "../core/content-hash.ts";
+import { requireCleanText } from "../core/text-rule.ts";
 import type { NewChunk, Origin } from "../core/types.ts";
 import { GLOBAL_DOMAIN } from "../domains/domain-name.ts";
 import { cleanMemoryEntry } from "../hygiene/clean-memory-entry.ts";
@@ -28,7 +29,7 @@ export interface EntryResult {
   domain?: string;
   flagged?: boolean;
   reason?: string;
-  error?: { code: string; message: string };
+  error?: { code: string; message: string; details?: Record<string, unknown> };
 }
 
 interface Entry {
@@ -74,7 +75,7 @@ async function writeEntry(ctx: WriteContext, e: Entry, text: string, action: str
 
 function failure(e: unknown): EntryResult {
   if (!isMemoryError(e) || e.code === "capacity_exceeded") throw e;
-  return { status: "rejected", error: { code: e.code, message: e.message } };
+  return { status: "rejected", error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) } };
 }
 
 /** Reads `{content, …}` (one entry) or `{entries: [...]}` (many, with body-level defaults) from a body. */
@@ -103,8 +104,11 @@ export async function ingestMemory(ctx: WriteContext, raw: MemoryDoorInput, skip
   const body = requireObject(raw);
   const { entries, batch, defaults } = readEntries(body);
   const results: EntryResult[] = [];
-  for (const item of entries) {
+  for (const [i, item] of entries.entries()) {
     try {
+      // The text-field rule per entry (the HTTP door leaves a batch's entries to this check, so one bad entry is
+      // rejected naming its field and the others are written).
+      requireCleanText(item, { at: batch ? `entries[${i}]` : "" });
       const e = parseEntry(item, batch ? defaults : {});
       const cleaned = cleanMemoryEntry(e.content, skipPatterns);
       if (!cleaned.kept) {

@@ -110,9 +110,9 @@ export class Bm25Index implements LexicalIndex {
     return slot === undefined ? undefined : docTermsOf(this.store, slot);
   }
 
-  /** Term id of an analyzed term. */
+  /** Term id of an analyzed term a live document holds. */
   termId(term: string): number | undefined {
-    return this.store.termId(term);
+    return this.store.liveTermId(term);
   }
 
   /** Plain data for `loadLexicalIndex`. */

@@ -83,6 +83,15 @@ export class InvertedStore {
     return this.vocab.get(term);
   }
 
+  /**
+   * Term id of `term` when a live document holds it. A removed document's terms stay in the vocabulary until the
+   * next load, which drops them: "known" must not depend on that, or answers change across a restart (issue 36).
+   */
+  liveTermId(term: string): number | undefined {
+    const id = this.vocab.get(term);
+    return id === undefined || this.df(id) === 0 ? undefined : id;
+  }
+
   /** Term t's postings (t must be a term id of this store). */
   list(t: number): TermPostings {
     let p = this.own[t];

@@ -82,7 +82,7 @@ export interface LexicalIndex {
    * of re-analysing text. Undefined for an unknown id.
    */
   docTerms(id: number): DocTerms | undefined;
-  /** Term id of an analyzed term, undefined when no document ever had it. */
+  /** Term id of an analyzed term, undefined when no live document holds it (the same after a reload). */
   termId(term: string): number | undefined;
   /** Plain data for `loadLexicalIndex`. */
   toJSON(): SavedLexicalIndex;

@@ -115,9 +115,9 @@ export class OramaLexicalIndex implements LexicalIndex {
     return slot === undefined ? undefined : docTermsOf((this.db.data.index as unknown as CairnOramaIndex).core, slot);
   }
 
-  /** Term id of an analyzed term. */
+  /** Term id of an analyzed term a live document holds. */
   termId(term: string): number | undefined {
-    return (this.db.data.index as unknown as CairnOramaIndex).core.termId(term);
+    return (this.db.data.index as unknown as CairnOramaIndex).core.liveTermId(term);
   }
 
   /** Plain data for `loadLexicalIndex` (Orama's own `save`). */

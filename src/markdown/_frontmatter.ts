@@ -1,10 +1,11 @@
 /**
  * Front matter for `parseMarkdown`: finds the `---` block at the top of a
- * document, parses it with gray-matter (YAML or JSON only: gray-matter's
- * `---js` engine would `eval` the block, so script engines are refused),
- * and converts the result to plain JSON-safe data within a size budget.
+ * document and reads it with `readFrontMatter` (YAML, or JSON as YAML; a
+ * script language tag such as `---js` is refused, never evaluated), within
+ * the budgets of `FRONT_MATTER_LIMITS` (over one: 400 `frontmatter_too_large`).
  */
-import matter from "gray-matter";
+import { MemoryError } from "../core/errors.ts";
+import { readFrontMatter } from "./read-front-matter.ts";
 
 /** The front matter block of a document, or none. */
 export interface FrontmatterSplit {
@@ -17,52 +18,37 @@ export interface FrontmatterSplit {
   error?: string;
 }
 
-// `---` (optionally with a language tag, as gray-matter allows), then a
-// closing `---` line. A lone `---` with no closing line is a thematic break.
+// `---` (optionally with a language tag), then a closing `---` line. A lone `---` with no closing line is a
+// thematic break.
 const OPEN = /^\uFEFF?---[ \t]*([A-Za-z]*)[ \t]*\r?$/;
 const CLOSE = /^---[ \t]*\r?$/;
-const MAX_NODES = 10_000;
+const YAML_LANGUAGES = new Set(["", "yaml", "yml", "json"]);
 
-const refuse = () => {
-  throw new Error("Frontmatter language is not allowed");
-};
-const SAFE_ENGINES = { javascript: refuse, coffee: refuse };
-
-/** Copies parsed YAML into plain data: dates become ISO strings, aliases are copied, at most `MAX_NODES` values. */
-function toPlain(value: unknown, budget: { left: number }): unknown {
-  if (--budget.left < 0) throw new Error("Frontmatter is too large");
-  if (value instanceof Date) {
-    const iso = value.toISOString();
-    return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso;
-  }
-  if (Array.isArray(value)) return value.map((v) => toPlain(v, budget));
-  if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = toPlain(v, budget);
-    return out;
-  }
-  return value;
+/** Date-only YAML timestamps stay dates (`2024-01-05`), others become full ISO strings. */
+function isoDate(d: Date): string {
+  const iso = d.toISOString();
+  return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso;
 }
 
-/** Splits off and parses the front matter block; a document without one has `data: {}` and starts at line 1. */
+/**
+ * Splits off and parses the front matter block; a document without one has `data: {}` and starts at line 1.
+ * Unparseable YAML is reported in `error` (the body is kept); a block over a budget throws `frontmatter_too_large`.
+ */
 export function splitFrontmatter(text: string): FrontmatterSplit {
   const lines = text.split("\n");
-  if (!OPEN.test(lines[0] ?? "")) return { data: {}, body: text, bodyStartLine: 1 };
+  const open = OPEN.exec(lines[0] ?? "");
+  if (!open) return { data: {}, body: text, bodyStartLine: 1 };
   const close = lines.findIndex((l, i) => i > 0 && CLOSE.test(l));
   if (close === -1) return { data: {}, body: text, bodyStartLine: 1 };
-  const block = lines.slice(0, close + 1).join("\n").replace(/^\uFEFF/, "");
   const body = lines.slice(close + 1).join("\n");
   const bodyStartLine = close + 2;
+  if (!YAML_LANGUAGES.has(open[1]!.toLowerCase())) return { data: {}, body, bodyStartLine, error: "Frontmatter language is not allowed" };
   try {
-    const parsed = matter(`${block}\n`, { engines: SAFE_ENGINES } as Parameters<typeof matter>[1]);
-    const data = toPlain(parsed.data ?? {}, { left: MAX_NODES });
-    if (data === null || typeof data !== "object" || Array.isArray(data)) {
-      return { data: {}, body, bodyStartLine, error: "Frontmatter is not a mapping" };
-    }
-    return { data: data as Record<string, unknown>, body, bodyStartLine };
+    const data = readFrontMatter(lines.slice(1, close).map((l) => l.replace(/\r$/, "")).join("\n"), { date: isoDate });
+    return { data, body, bodyStartLine };
   } catch (e) {
-    const message = e instanceof Error && e.message === "Frontmatter is too large" ? e.message : "Frontmatter could not be parsed";
-    return { data: {}, body, bodyStartLine, error: message };
+    if (e instanceof MemoryError) throw e;
+    return { data: {}, body, bodyStartLine, error: e instanceof Error && /mapping/.test(e.message) ? "Frontmatter is not a mapping" : "Frontmatter could not be parsed" };
   }
 }
 

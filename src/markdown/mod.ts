@@ -1,6 +1,6 @@
 /**
  * Public API of the markdown folder: `parseMarkdown` reads front matter
- * (gray-matter), headings and blocks (remark), `[[relation::entity]]`
+ * (`readFrontMatter`, bounded YAML), headings and blocks (remark), `[[relation::entity]]`
  * annotations, wikilinks and inline tags; `chunkMarkdown` cuts a parsed
  * document into heading-aware chunks with exact line spans. Both are pure;
  * see `README.md` for the rules.
@@ -15,3 +15,4 @@ export {
   type ParsedMarkdown,
   type Wikilink,
 } from "./parse-markdown.ts";
+export { FRONT_MATTER_LIMITS, FrontMatterSyntaxError, readFrontMatter, type ReadFrontMatterOptions } from "./read-front-matter.ts";

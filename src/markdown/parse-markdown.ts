@@ -1,11 +1,12 @@
 /**
  * Parses a markdown document for ingest (SPEC §2.6 edge sources, §4.2
- * `/ingest/markdown`): front matter with gray-matter (tags and aliases as
- * arrays or comma strings), top-level headings and blocks with remark, and
+ * `/ingest/markdown`): front matter with `readFrontMatter` (tags and aliases as
+ * arrays or comma strings), top-level headings and blocks with remark in
+ * linear time (`_blocks.ts`), and
  * `[[relation::entity]]` annotations, wikilinks and inline tags. Every line
  * number is 1-based in the original document, front matter included.
  */
-import { remark } from "remark";
+import { codeSpans, headingTexts, type MdNode, parseBlocks } from "./_blocks.ts";
 import { listField, splitFrontmatter } from "./_frontmatter.ts";
 import { type Annotation, type InlineTag, lineIndex, maskRanges, scanInline, type Wikilink } from "./_inline-scan.ts";
 
@@ -47,25 +48,8 @@ export interface ParsedMarkdown {
   inlineTags: InlineTag[];
 }
 
-// The slice of mdast this module reads; typed locally so no type package is needed.
-interface MdNode {
-  type: string;
-  depth?: number;
-  value?: string;
-  alt?: string;
-  children?: MdNode[];
-  position?: { start: { line: number; offset?: number }; end: { line: number; offset?: number } };
-}
-
-function plainText(node: MdNode): string {
-  if (node.type === "text" || node.type === "inlineCode") return node.value ?? "";
-  if (node.type === "image") return node.alt ?? "";
-  if (node.type === "break") return " ";
-  return (node.children ?? []).map(plainText).join("");
-}
-
 function codeRanges(node: MdNode, out: [number, number][]): void {
-  if ((node.type === "code" || node.type === "inlineCode") && node.position) {
+  if (node.type === "code" && node.position) {
     out.push([node.position.start.offset ?? 0, node.position.end.offset ?? 0]);
     return;
   }
@@ -75,22 +59,32 @@ function codeRanges(node: MdNode, out: [number, number][]): void {
 /** Parses front matter, headings, blocks, annotations, wikilinks and inline tags. */
 export function parseMarkdown(text: string): ParsedMarkdown {
   const fm = splitFrontmatter(text);
-  const tree = remark().parse(fm.body) as unknown as MdNode;
+  const tree = parseBlocks(fm.body, fm.bodyStartLine);
   const shift = fm.bodyStartLine - 1;
   const blocks: BlockInfo[] = [];
   const headings: HeadingInfo[] = [];
-  for (const node of tree.children ?? []) {
+  const top = tree.children ?? [];
+  const texts = headingTexts(top.filter((n) => n.type === "heading"));
+  let h = 0;
+  for (const node of top) {
     if (!node.position) continue;
     const block: BlockInfo = { type: node.type, startLine: node.position.start.line + shift, endLine: node.position.end.line + shift };
     if (node.type === "heading") {
       block.depth = node.depth ?? 1;
-      block.text = plainText(node).trim();
+      block.text = texts[h++]!;
       headings.push({ depth: block.depth, text: block.text, line: block.startLine });
     }
     blocks.push(block);
   }
   const ranges: [number, number][] = [];
   codeRanges(tree, ranges);
+  // Inline code spans of the other blocks (the block parse leaves inline content unparsed).
+  for (const node of tree.children ?? []) {
+    const p = node.position;
+    if (node.type === "code" || !p || p.start.offset === undefined || p.end.offset === undefined) continue;
+    codeSpans(fm.body.slice(p.start.offset, p.end.offset), p.start.offset, ranges);
+  }
+  ranges.sort((a, b) => a[0] - b[0]);
   const inline = scanInline(maskRanges(fm.body, ranges), lineIndex(fm.body, fm.bodyStartLine));
   const parsed: ParsedMarkdown = {
     frontmatter: fm.data,

@@ -16,6 +16,7 @@ import {
   CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { MemoryError } from "../core/errors.ts";
+import { requireCleanText } from "../core/text-rule.ts";
 import { VERSION } from "../core/version.ts";
 import type { Memory } from "../memory.ts";
 import type { UmpActor } from "../ump/actor.ts";
@@ -61,7 +62,10 @@ export function createMcpServer(memory: Memory, actor: () => Promise<UmpActor>, 
     // MCP spec (Tools, "Error Handling"): an unknown tool is a protocol error, JSON-RPC -32602 Invalid params, not a tool result.
     if (!fn) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${req.params.name}`);
     try {
-      const result = await fn(await actor(), (req.params.arguments ?? {}) as Record<string, unknown>);
+      const args = (req.params.arguments ?? {}) as Record<string, unknown>;
+      // The text-field rule (src/core/text-rule.ts), as at the HTTP door: NUL or a lone surrogate is a 400 naming the argument.
+      requireCleanText(args);
+      const result = await fn(await actor(), args);
       return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
     } catch (e) {
       const { status, body } = toErrorResponse(e);

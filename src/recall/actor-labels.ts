@@ -3,9 +3,9 @@
  * chunk's speaker (a conversation turn's `meta.conversation.speaker`) or,
  * for other memory, its owner (`meta.owner`, the UMP scope owner), and the
  * day spans it is about (its session day and the relative dates resolved
- * at ingest). A query that names a labelled person — the first one it
- * names, which speaks the evidence in most LoCoMo questions — gives that
- * person's chunks the reranker's `speaker` feature; a query date that
+ * at ingest). A query that names a labelled person gives that person's
+ * chunks the reranker's `speaker` feature (the question's subject when it
+ * names two people: issue 36 finding 4, `named`); a query date that
  * overlaps a chunk's spans gives it the `date` feature.
  */
 import type { Analyzer } from "../lexical/analyzer.ts";
@@ -17,6 +17,8 @@ export interface ActorLabel {
   actor?: string;
   /** Days the chunk is about. */
   spans?: DaySpan[];
+  /** The split document the chunk is part of (`meta.document.id`), for the per-document cap (issue 36). */
+  document?: string;
 }
 
 /** Reads the label from a chunk's meta (absent fields: no label). */
@@ -36,12 +38,16 @@ export function actorLabelOf(meta: Record<string, unknown> | undefined): ActorLa
     }
   }
   if (spans.length) out.spans = spans;
-  return out.actor !== undefined || out.spans !== undefined ? out : undefined;
+  const doc = (meta.document as { id?: unknown } | undefined)?.id;
+  if (typeof doc === "string" && doc !== "") out.document = doc;
+  return out.actor !== undefined || out.spans !== undefined || out.document !== undefined ? out : undefined;
 }
 
 /** Per-chunk actor labels with a term → actor lookup for query matching. */
 export class ActorLabels {
-  private readonly byId = new Map<number, { key?: string; spans?: DaySpan[] }>();
+  private readonly byId = new Map<number, { key?: string; spans?: DaySpan[]; document?: string }>();
+  /** Chunks with a document label (the cap costs nothing in a store without split documents). */
+  private documents = 0;
   /** Analyzed name term → actor key → number of chunks. */
   private readonly byTerm = new Map<string, Map<string, number>>();
   private readonly termsOf = new Map<string, string[]>();
@@ -53,7 +59,8 @@ export class ActorLabels {
     this.delete(id);
     if (!label) return;
     const key = label.actor?.toLowerCase();
-    this.byId.set(id, { key, spans: label.spans });
+    this.byId.set(id, { key, spans: label.spans, document: label.document });
+    if (label.document !== undefined) this.documents++;
     if (key === undefined) return;
     let terms = this.termsOf.get(key);
     if (!terms) this.termsOf.set(key, (terms = [...new Set(this.analyzer.analyze(label.actor!).sequence)]));
@@ -69,6 +76,7 @@ export class ActorLabels {
     const old = this.byId.get(id);
     if (!old) return;
     this.byId.delete(id);
+    if (old.document !== undefined) this.documents--;
     if (old.key === undefined) return;
     for (const t of this.termsOf.get(old.key) ?? []) {
       const m = this.byTerm.get(t);
@@ -80,13 +88,22 @@ export class ActorLabels {
     }
   }
 
-  /** The actors the first labelled name in the query sequence refers to (empty: the query names none). */
-  named(querySequence: readonly string[]): ReadonlySet<string> {
-    for (const t of querySequence) {
+  /**
+   * The actors the query names, each with the weight of its chunks' `speaker` feature (empty: the query names none).
+   * The main one weighs 1: the first labelled name of `lead` (the question's grammatical subject, when the caller
+   * found one), else the first labelled name of the query, which speaks the evidence in most LoCoMo questions.
+   * Every other labelled name weighs `others` (issue 36 finding 4).
+   */
+  named(querySequence: readonly string[], others = 0, lead: readonly string[] = []): ReadonlyMap<string, number> {
+    const out = new Map<string, number>();
+    for (const t of [...lead, ...querySequence]) {
       const m = this.byTerm.get(t);
-      if (m && m.size) return new Set(m.keys());
+      if (!m || !m.size) continue;
+      const w = out.size === 0 ? 1 : others;
+      for (const k of m.keys()) if (!out.has(k)) out.set(k, w);
+      if (others <= 0) break;
     }
-    return new Set();
+    return out;
   }
 
   /** The chunk's actor key. */
@@ -97,6 +114,16 @@ export class ActorLabels {
   /** The chunk's day spans. */
   spansOf(id: number): readonly DaySpan[] | undefined {
     return this.byId.get(id)?.spans;
+  }
+
+  /** The split document the chunk is part of. */
+  documentOf(id: number): string | undefined {
+    return this.byId.get(id)?.document;
+  }
+
+  /** True when some chunk is part of a split document. */
+  get hasDocuments(): boolean {
+    return this.documents > 0;
   }
 
   /** True when no chunk has a label (the common case for document stores: the features cost nothing). */

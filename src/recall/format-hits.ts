@@ -31,13 +31,20 @@ export interface FormatOptions {
   prfDecision: Record<string, unknown>;
 }
 
-/** The retrieval path of a hit (SPEC §2.2 `source`). */
+/**
+ * The retrieval path of a hit (SPEC §2.2 `source`): `both` when the vector leg and a lexical pass found it, else the
+ * one first-pass leg that did. A hit the first passes missed is `graph` when the graph leg found it — even if the
+ * PRF-expanded lexical pass (which follows the first pass) also did — and `fts` only when the expanded pass alone
+ * found it. Provenance carries every leg's rank (`prf_rank` for the expanded pass), so the label always agrees with
+ * a rank the hit shows.
+ */
 export function legOf(r: RankedHit["ranks"]): "vector" | "fts" | "both" | "graph" {
   const v = r.vector !== undefined, f = r.fts !== undefined || r.prf !== undefined;
   if (v && f) return "both";
   if (v) return "vector";
-  if (f) return "fts";
-  return "graph";
+  if (r.fts !== undefined) return "fts";
+  if (r.graph !== undefined) return "graph";
+  return "fts";
 }
 
 /** The leg that ranked the hit best (ties: both); undefined for graph-only hits. */
@@ -95,6 +102,7 @@ export function formatHit(h: RankedHit, c: Chunk, o: FormatOptions): Record<stri
     const p: Record<string, unknown> = {};
     if (h.ranks.vector !== undefined) p.vector_rank = h.ranks.vector;
     if (h.ranks.fts !== undefined) p.fts_rank = h.ranks.fts;
+    if (h.ranks.prf !== undefined) p.prf_rank = h.ranks.prf;
     if (h.ranks.graph !== undefined) p.graph_rank = h.ranks.graph;
     p.fused_score = h.fused;
     if (h.rerank) {

@@ -15,8 +15,11 @@ export interface GraphLegInput {
   limit: number;
 }
 
-/** The graph leg: ranked chunk ids (best first), hop chains for explain, and optionally its own fusion weight for this query. */
-export type GraphLeg = (input: GraphLegInput) => Promise<{ ids: number[]; hops?: Map<number, unknown[]>; weight?: number }>;
+/**
+ * The graph leg: ranked chunk ids (best first), hop chains for explain, optionally its own fusion weight for this
+ * query, and whether the question is relational (its answer is a graph neighbour the other legs may not find).
+ */
+export type GraphLeg = (input: GraphLegInput) => Promise<{ ids: number[]; hops?: Map<number, unknown[]>; weight?: number; relational?: boolean }>;
 
 /** Supersede/contradict/decay view of fused candidates. */
 export interface TemporalView {

@@ -33,6 +33,10 @@ export interface RecallParams {
   graphWeight: number;
   /** Scale of the graph leg's weight against reranked scores (it enters after the rerank). */
   graphScale: number;
+  /** Graph-only chunks of split documents enter below every hit with lexical or vector evidence, unless the question is relational. */
+  graphSiblingsBelowEvidence: boolean;
+  /** Chunks of one split document kept in place in the ranking (the rest move below the other hits); 0: no cap. */
+  docCap: number;
   /** Fusion weight of the PRF-expanded lexical pass. */
   prfWeight: number;
   /** PRF fires when confidence is in [prfMin, prfMax). */
@@ -50,6 +54,8 @@ export interface RecallParams {
   /** Characters of a document handed to an optional cross-encoder, and its blend weight with the built-in score. */
   rerankMaxChars: number;
   crossWeight: number;
+  /** The `speaker` feature of the turns of a second (third, …) person the query names; the subject's is 1. */
+  speakerOthers: number;
   /** Confidence below which recall abstains (`decision: low_confidence`). */
   abstainBelow: number;
   /** Served content window and snippet window, in characters. */
@@ -72,6 +78,8 @@ export const DEFAULT_RECALL_PARAMS: Readonly<RecallParams> = Object.freeze({
   vecFloorRank: 25,
   graphWeight: 0.5,
   graphScale: 1,
+  graphSiblingsBelowEvidence: true,
+  docCap: 3,
   prfWeight: 0.3,
   prfMin: 0.25,
   prfMax: 0.5,
@@ -82,6 +90,7 @@ export const DEFAULT_RECALL_PARAMS: Readonly<RecallParams> = Object.freeze({
   rerankMaxTerms: 2000,
   rerankMaxChars: 4000,
   crossWeight: 0.5,
+  speakerOthers: 0,
   abstainBelow: 0.16,
   contentWindow: 1200,
   snippetWindow: 240,

@@ -83,6 +83,7 @@ const Provenance = z.object({
   vector_rank: z.number().int().optional(),
   fts_rank: z.number().int().optional(),
   graph_rank: z.number().int().optional(),
+  prf_rank: z.number().int().optional().meta({ description: "Rank in the PRF-expanded lexical pass, when it found the hit" }),
   fused_score: z.number(),
   rerank_score: z.number().optional(),
   rerank_truncated: z.literal(true).optional(),
@@ -116,7 +117,9 @@ export const RecallHitSchema = z.object({
   origin: z.string().optional(),
   authority: z.number().optional(),
   domain: z.string().optional().meta({ description: "with provenance=true" }),
-  source: z.enum(["vector", "fts", "both", "graph"]).optional().meta({ description: "with provenance=true" }),
+  source: z.enum(["vector", "fts", "both", "graph"]).optional().meta({
+    description: "with provenance=true: both (vector and a lexical pass), else the first-pass leg that found it; graph when only the graph leg (and perhaps the PRF-expanded pass) found it; fts for the expanded pass alone",
+  }),
   provenance: Provenance.optional().meta({ description: "with provenance=true" }),
 }).meta({ id: "RecallHit" });
 

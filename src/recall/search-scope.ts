@@ -6,16 +6,17 @@
  * temporal view (supersede, conflict, decay). Pure over the indexes; ties
  * break by id so the same store and query give the same list.
  */
-import type { Analyzer } from "../lexical/analyzer.ts";
-import type { DocTerms } from "../lexical/lexical-index.ts";
 import { fetchChunks } from "../store/chunk-reader.ts";
 import type { RankedHit } from "./format-hits.ts";
-import { reciprocalRankFusion, RRF_K, type RankedList } from "./fusion.ts";
+import { reciprocalRankFusion, type RankedList } from "./fusion.ts";
 import { expansionWords, type PrfDecision } from "./prf.ts";
 import { STATIC_MODEL_ID } from "../embed/static-embedder.ts";
 import { assessQuality, type QualityAssessment } from "./quality.ts";
 import type { RecallQuery } from "./query-doc.ts";
 import type { RecallDeps } from "./recall-deps.ts";
+import { acronymTermIds, answerGuard, legsAgreeOnTop, SMALL_STORE } from "./answer-guard.ts";
+import { capPerDocument } from "./document-cap.ts";
+import { graphStage } from "./graph-stage.ts";
 import { clusterScores, rerankHead, rerankQuery } from "./rerank-stage.ts";
 import { rerankScore, type RerankQuery } from "./rerank.ts";
 import { candidateFilter, type SearchScope } from "./scope.ts";
@@ -68,21 +69,9 @@ export async function searchScope(
       queryTerms: rq.terms.length, known: knownShare(rq), lexCoverage: top?.features.coverage ?? 0, lexBigram: top?.features.bigram ?? 0,
       lexCount: lex.length, vecTop: vec[0]?.score ?? 0, agreement,
     }, p, profile);
-    // Issue 24: never abstain when the best lexical hit holds every query term, or its whole title is in the query.
-    if (top && top.features.coverage >= 1) quality.answer_guard = "lexical_hit_covers_query";
-    else if (topDoc && titleInQuery(topDoc.title, rq)) quality.answer_guard = "title_in_query";
-    // In a small store most words of any question are unknown, so the known-term share says little (issue 24):
-    // there, a best hit holding every known query term (two at least, half the query or more) is an answer.
-    else if (top && d.index.size <= SMALL_STORE && coversKnownTerms(rq, topDoc)) quality.answer_guard = "small_store_known_terms_covered";
-    // An acronym is jargon a small store is unlikely to hold by chance, and the static table rarely knows it: a served
-    // lexical hit (any of the first `limit`, not only the best — "what is known about AGS" ranks a "known" hit first)
-    // holding every acronym of the query the store knows (one at least: an unknown acronym, like any unknown word,
-    // says nothing in a small store — "The PRR MDA5 …" against a note spelling out "pattern recognition receptor") is an answer.
-    else if (d.index.size <= SMALL_STORE && acronyms.length && lex.slice(0, q.limit).some((h) => holdsAll(d.index.lexical.docTerms(h.id), acronyms))) quality.answer_guard = "small_store_acronyms_held";
-    // A question naming a person whose turns (or owned records) the store holds is about this store's memory, and a
-    // served lexical hit is that person's own chunk: not off-topic. On LoCoMo dev the confidence model abstained on
-    // 12 of 883 such answerable questions (1.4%, over the 1% budget), and on 1 of 272 unanswerable ones (issue 24).
-    else if (who.named.size && lex.slice(0, q.limit).some((h) => who.named.has(d.index.actors.actorOf(h.id) ?? ""))) quality.answer_guard = "names_store_speaker";
+    quality.answer_guard = answerGuard(d, { limit: q.limit, rq, lex, topCoverage: top?.features.coverage, topDoc, named: who.named, acronyms });
+    // Issue 36: about to abstain in a small store — do the two legs agree on the best lexical hit?
+    if (!quality.answer_guard && quality.confidence < p.abstainBelow && legsAgreeOnTop(d, rq, lex, topDoc, qvec, filter)) quality.answer_guard = "small_store_legs_agree";
     return { scan, vec, agreement, rq, quality };
   };
   // The vector leg scans the whole store when it is asked for (`vec`, `hyde`, `source: vector`, or the
@@ -119,7 +108,7 @@ export async function searchScope(
   const actors = d.index.actors;
   const scores = {
     lexical: new Map(lex.map((h) => [h.id, h.score])), vector: new Map(vec.map((h) => [h.id, h.score])),
-    speaker: (id: number) => (who.named.has(actors.actorOf(id) ?? "") ? 1 : 0),
+    speaker: (id: number) => who.named.get(actors.actorOf(id) ?? "") ?? 0,
     date: (id: number) => (who.dates.length && spansOverlap(actors.spansOf(id) ?? [], who.dates) ? 1 : 0),
     cluster: clusterScores(d, lex.map((h) => h.id), ranked.slice(0, p.rerankWidth).map((h) => h.id)),
   };
@@ -129,6 +118,8 @@ export async function searchScope(
   t = performance.now();
   ranked = await graphStage(d, q, ranked, filter);
   tel.graph_ms = ms(t);
+  // Issue 36 finding 3: one document's sibling chunks do not fill the head unless the query names that document.
+  ranked = capPerDocument(d, rq, ranked);
   if (d.temporal && ranked.length) {
     const view = await d.temporal(ranked.map((h) => h.id), { atMs: q.atMs, includeDecayed: q.includeDecayed });
     ranked = ranked.filter((h) => !view.drop.has(h.id));
@@ -157,87 +148,24 @@ async function runPrf(
 }
 
 /**
- * The graph leg enters with the RRF rank formula, weight·(k+1)/(k+1+rank), added to each hit's reranked
- * score; the sum is rescaled by 1 + weight so scores stay in [0, 1]. The leg's own weight (2 for a
- * relational question, less otherwise) is scaled by `graphScale`, chosen on the graph-eval vault.
- * Graph-only hits carry source "graph".
- */
-async function graphStage(d: RecallDeps, q: RecallQuery, ranked: RankedHit[], filter: (id: number) => boolean): Promise<RankedHit[]> {
-  if (!d.graphEnabled || !q.graph || !d.graphLeg) return ranked;
-  const g = await d.graphLeg({ query: q.query, seedChunkIds: ranked.slice(0, 10).map((h) => h.id), filter, atMs: q.atMs, limit: d.params.legDepth });
-  if (!g.ids.length) return ranked;
-  const w = (g.weight ?? d.params.graphWeight) * d.params.graphScale;
-  const byId = new Map(ranked.map((h) => [h.id, h] as const));
-  g.ids.forEach((id, rank) => {
-    let h = byId.get(id);
-    if (!h) byId.set(id, (h = { id, fused: 0, score: 0, ranks: {} }));
-    h.ranks.graph = rank;
-    h.fused = r6(h.fused + w / (RRF_K + rank + 1));
-    h.score += (w * (RRF_K + 1)) / (RRF_K + 1 + rank);
-    const hops = g.hops?.get(id);
-    if (hops) h.hops = hops;
-  });
-  const out = [...byId.values()];
-  for (const h of out) h.score = r6(h.score / (1 + w));
-  return out.sort((a, b) => b.score - a.score || a.id - b.id);
-}
-
-/**
  * Who and when the query names (issue 24): the actors of the first labelled name in it, and the date spans
  * it names (relative phrases against today). Nothing is computed in a store without labels.
  */
-function actorSignals(d: RecallDeps, query: string, nowMs: number): { named: ReadonlySet<string>; dates: DaySpan[] } {
+function actorSignals(d: RecallDeps, query: string, nowMs: number): { named: ReadonlyMap<string, number>; dates: DaySpan[] } {
   const actors = d.index.actors;
-  if (actors.empty) return { named: new Set(), dates: [] };
+  if (actors.empty) return { named: new Map(), dates: [] };
   const today = Date.UTC(new Date(nowMs).getUTCFullYear(), new Date(nowMs).getUTCMonth(), new Date(nowMs).getUTCDate());
-  return { named: actors.named(d.analyzer.analyze(query).sequence), dates: queryDateSpans(query, today) };
+  const lead = SUBJECT.exec(query)?.[1];
+  const named = actors.named(d.analyzer.analyze(query).sequence, d.params.speakerOthers, lead ? d.analyzer.analyze(lead).sequence : []);
+  return { named, dates: queryDateSpans(query, today) };
 }
 
-/** Stores up to this many chunks count as small for the known-terms guard. */
-const SMALL_STORE = 1000;
-
-/** True when at least two and at least half of the query's terms are known, and the document holds all of those. */
-function coversKnownTerms(rq: RerankQuery, doc: DocTerms | undefined): boolean {
-  if (!doc) return false;
-  const known = rq.terms.filter((t) => t.id !== undefined);
-  if (known.length < 2 || known.length * 2 < rq.terms.length) return false;
-  const has = new Set<number>();
-  for (let i = 0; i < doc.title.length; i++) has.add(doc.title[i]);
-  for (let i = 0; i < doc.content.length; i++) has.add(doc.content[i]);
-  return known.every((t) => has.has(t.id!));
-}
-
-const ACRONYM = /\b[A-Z][A-Z0-9]{1,6}\b/g;
-
-/** Term ids of the query's acronyms (`TNF`, `IL6`: two capitals at least) that the store knows; unknown ones are left out. */
-function acronymTermIds(d: RecallDeps, query: string): number[] {
-  const out: number[] = [];
-  for (const a of query.match(ACRONYM) ?? []) {
-    if (!/[A-Z].*[A-Z]/.test(a)) continue;
-    for (const term of d.analyzer.analyze(a).sequence) {
-      const id = d.index.lexical.termId(term);
-      if (id !== undefined) out.push(id);
-    }
-  }
-  return out;
-}
-
-/** True when the document holds every one of the term ids. */
-function holdsAll(doc: DocTerms | undefined, ids: readonly (number | undefined)[]): boolean {
-  if (!doc) return false;
-  const has = new Set<number>();
-  for (let i = 0; i < doc.title.length; i++) has.add(doc.title[i]);
-  for (let i = 0; i < doc.content.length; i++) has.add(doc.content[i]);
-  return ids.every((id) => id !== undefined && has.has(id));
-}
-
-/** True when the document's title has terms and every one of them is a query term (the query names the title). */
-function titleInQuery(title: ArrayLike<number>, rq: RerankQuery): boolean {
-  if (!title.length) return false;
-  const ids = new Set(rq.terms.map((t) => t.id));
-  for (let i = 0; i < title.length; i++) if (!ids.has(title[i])) return false;
-  return true;
-}
+/**
+ * The question's grammatical subject when a name follows its auxiliary ("what does Bob help her with"): with two
+ * people named ("According to Alice, what does Bob help her with?") the evidence is the subject's turn, not the
+ * first-named one's (issue 36 finding 4). Bounded: one pass of a linear pattern over a query of ≤ 2,000 bytes.
+ */
+const SUBJECT = /\b(?:[Dd](?:oes|id|o)|[Ii]s|[Ww](?:as|ere|ill|ould)|[Aa]re|[Hh](?:as|ad|ave)|[Cc](?:an|ould)|[Ss]hould)\s+(\p{Lu}[\p{L}'’-]{0,40})/u;
 
 /** Idf-weighted share of the query's terms the index has seen at all (an off-topic query's words are often unseen). */
 function knownShare(rq: RerankQuery): number {

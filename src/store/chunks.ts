@@ -163,33 +163,38 @@ export async function chunkIdsInDomain(ex: Exec, domain: string): Promise<number
   return rs.rows.map((r) => Number(r.id));
 }
 
-/** The labels recall filters on (SPEC §2.1), without the text; `meta` holds only the speaker/owner and date labels. */
+/** The labels recall filters on (SPEC §2.1), without the text; `meta` holds only the speaker/owner, date and document labels. */
 export type ChunkLabelRow = Pick<Chunk, "id" | "domain" | "source" | "createdAt" | "flagged" | "expiresAt" | "meta">;
 
 /**
  * Labels of chunks with id > `afterId`, in id order — boot reads these when the lexical snapshot is current.
  * One JSON aggregate per page instead of one result row per chunk: at 50k chunks the client's per-row
  * conversion took ~0.65 s of boot, the aggregate ~0.2 s. Of `meta`, only what speaker- and date-aware
- * recall reads (`conversation`, `owner`; issue 24) is carried.
+ * recall reads (`conversation`, `owner`; issue 24) and the per-document cap reads (`document.id`; issue 36) is carried.
  */
 export async function listChunkLabelsAfter(ex: Exec, afterId: number, limit: number): Promise<ChunkLabelRow[]> {
   ex = localOf(ex);
   const rs = await ex.execute({
-    sql: `SELECT json_group_array(json_array(id, domain, source, created_at, flagged, expires_at, conv, owner)) AS page
-          FROM (SELECT id, domain, source, created_at, flagged, expires_at,
-                       CASE WHEN meta IS NULL THEN NULL ELSE json(json_extract(meta, '$.conversation')) END AS conv,
-                       CASE WHEN meta IS NULL THEN NULL ELSE json_extract(meta, '$.owner') END AS owner
-                FROM chunks WHERE id > ? ORDER BY id LIMIT ?)`,
+    // The JSON subtype of `json_extract(meta, '$.conversation')` lives only inside one expression: computed in a
+    // subquery it reaches json_array as plain text and came back a string, so boot lost every speaker label
+    // (issue 36). Extracted in the same expression as json_array, it is embedded as an object.
+    sql: `SELECT json_group_array(json_array(id, domain, source, created_at, flagged, expires_at,
+                   CASE WHEN meta IS NULL THEN NULL ELSE json_extract(meta, '$.conversation') END,
+                   CASE WHEN meta IS NULL THEN NULL ELSE json_extract(meta, '$.owner') END,
+                   CASE WHEN meta IS NULL THEN NULL ELSE json_extract(meta, '$.document.id') END)) AS page
+          FROM (SELECT id, domain, source, created_at, flagged, expires_at, meta FROM chunks WHERE id > ? ORDER BY id LIMIT ?)`,
     args: [afterId, limit],
   });
-  const page = JSON.parse(String(rs.rows[0]?.page ?? "[]")) as [number, string, string, string, number, string | null, unknown, unknown][];
-  return page.map(([id, domain, source, createdAt, flagged, expiresAt, conv, owner]) => {
+  const page = JSON.parse(String(rs.rows[0]?.page ?? "[]")) as [number, string, string, string, number, string | null, unknown, unknown, unknown][];
+  const set = (x: unknown) => x !== null && x !== undefined;
+  return page.map(([id, domain, source, createdAt, flagged, expiresAt, conv, owner, doc]) => {
     const l: ChunkLabelRow = { id: Number(id), domain: String(domain), source: source as IngestKind, createdAt: String(createdAt), flagged: Number(flagged) === 1 };
-    if (expiresAt !== null && expiresAt !== undefined) l.expiresAt = String(expiresAt);
-    if ((conv !== null && conv !== undefined) || (owner !== null && owner !== undefined)) {
+    if (set(expiresAt)) l.expiresAt = String(expiresAt);
+    if (set(conv) || set(owner) || set(doc)) {
       l.meta = {};
-      if (conv !== null && conv !== undefined) l.meta.conversation = conv;
-      if (owner !== null && owner !== undefined) l.meta.owner = owner;
+      if (set(conv)) l.meta.conversation = conv;
+      if (set(owner)) l.meta.owner = owner;
+      if (set(doc)) l.meta.document = { id: doc };
     }
     return l;
   });

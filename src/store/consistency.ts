@@ -111,3 +111,38 @@ export async function liveUmpIds(ex: Exec, recordIds: readonly string[]): Promis
   }
   return out;
 }
+
+// --- the text-field rule (src/core/text-rule.ts) over stored rows ---
+
+/** One text column holding a NUL in some rows: `table.column`, their row ids (at most `limit`) and count. */
+export interface NulColumn {
+  column: string;
+  count: number;
+  sample: number[];
+}
+
+/**
+ * Text columns whose stored value holds a U+0000 byte (legacy rows written before every door refused it): libSQL
+ * reads such text back cut at the NUL, so the row no longer says what was stored. Every declared TEXT column of every
+ * ordinary table is scanned as bytes (`instr` on a BLOB cast, which does not stop at the NUL).
+ */
+export async function nulTextColumns(ex: Exec, limit = 10): Promise<NulColumn[]> {
+  const tables = (await ex.execute(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name",
+  )).rows.map((r) => String(r.name));
+  const out: NulColumn[] = [];
+  for (const table of tables) {
+    // FTS and vector shadow tables hold index bytes, not text a client wrote.
+    if (/_(data|idx|content|docsize|config|shadows|vec_.*)$/.test(table) && !["chunks"].includes(table)) continue;
+    const cols = (await ex.execute(`SELECT name, type FROM pragma_table_info('${table.replaceAll("'", "''")}')`)).rows
+      .filter((r) => /TEXT|CHAR|CLOB/i.test(String(r.type))).map((r) => String(r.name));
+    for (const col of cols) {
+      const q = `FROM "${table}" WHERE instr(CAST("${col}" AS BLOB), X'00') > 0`;
+      const n = Number((await ex.execute(`SELECT COUNT(*) AS n ${q}`)).rows[0]!.n);
+      if (n === 0) continue;
+      const rs = await ex.execute({ sql: `SELECT rowid AS id ${q} ORDER BY rowid LIMIT ?`, args: [limit] });
+      out.push({ column: `${table}.${col}`, count: n, sample: rs.rows.map((r) => Number(r.id)) });
+    }
+  }
+  return out;
+}

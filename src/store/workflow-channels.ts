@@ -94,9 +94,16 @@ export async function decideChannelOut(ex: Exec, id: number, status: "approved" 
   await ex.execute({ sql: "UPDATE channel_out SET status = ?, approved_at = ? WHERE id = ? AND status = 'pending'", args: [status, status === "approved" ? at : null, id] });
 }
 
-/** Claims up to `limit` approved envelopes of a kind: marks them delivered under `drainId` and returns them (oldest first). */
+/**
+ * Claims up to `limit` approved envelopes of a kind: marks them delivered under `drainId` and returns them (oldest
+ * first). A row whose stored text holds a NUL (written before every door refused it) is never claimed: it reads back
+ * cut at the NUL, so what the reviewer approved is not what the row holds (`check-consistency`: stored_text_nul).
+ */
 export async function claimApprovedOut(ex: Exec, kind: string, limit: number, drainId: string, at: string): Promise<ChannelOutRow[]> {
-  const rs = await ex.execute({ sql: "SELECT * FROM channel_out WHERE kind = ? AND status = 'approved' ORDER BY id LIMIT ?", args: [kind, limit] });
+  const rs = await ex.execute({
+    sql: "SELECT * FROM channel_out WHERE kind = ? AND status = 'approved' AND instr(CAST(text AS BLOB), X'00') = 0 ORDER BY id LIMIT ?",
+    args: [kind, limit],
+  });
   const rows = rs.rows.map((r) => toOut(r as unknown as Record<string, unknown>));
   for (const r of rows) {
     await ex.execute({ sql: "UPDATE channel_out SET status = 'delivered', delivered_at = ?, drain_id = ? WHERE id = ? AND status = 'approved'", args: [at, drainId, r.id] });

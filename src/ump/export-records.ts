@@ -6,10 +6,15 @@
  * other doors are materialised first (one kernel), quarantined ones are not
  * exported. `consent.redact` paths are stripped on export (UMP notes), and a
  * record changed that way is sealed again so the file still verifies. No
- * read seam: the file binding is lossless.
+ * read seam: the file binding is lossless. One record that cannot be
+ * exported (it no longer verifies: e.g. a legacy row whose text held a NUL
+ * and reads back cut) never fails the export whole: it is left out and named
+ * in `skipped` (x-cairn-choice), and `cairn check-consistency` names it too.
  */
+import { isMemoryError } from "../core/errors.ts";
+import type { Chunk } from "../core/types.ts";
 import { getChunk, listChunksAfter } from "../store/chunks.ts";
-import { listUmpRowsAfter } from "../store/ump-records.ts";
+import { listUmpRowsAfter, type UmpRow } from "../store/ump-records.ts";
 import { canUse, requireGrant, type UmpActor } from "./actor.ts";
 import { assertIntact, viewRecord } from "./load-record.ts";
 import { materialize } from "./materialize.ts";
@@ -22,11 +27,18 @@ import type { UmpRecord } from "./types.ts";
 import type { UmpDeps } from "./ump-deps.ts";
 import { routedReader } from "../store/domain-dbs.ts";
 
-/** The JSON envelope of `GET /export?format=ump`. */
+/** A record the export left out, and why (`hash_mismatch`, `signature_invalid`, …). */
+export interface SkippedRecord {
+  id: string;
+  reason: string;
+}
+
+/** The JSON envelope of `GET /export?format=ump`; `skipped` only when a record could not be exported. */
 export interface ExportEnvelope {
   ump: string;
   exported_at: string;
   records: UmpRecord[];
+  skipped?: SkippedRecord[];
 }
 
 /** Collects the exportable records for `actor`. */
@@ -35,6 +47,7 @@ export async function exportRecords(d: UmpDeps, actor: UmpActor): Promise<Export
   await materializeAllChunks(d);
   const seed = await d.keys();
   const records: UmpRecord[] = [];
+  const skipped: SkippedRecord[] = [];
   let after = 0;
   for (;;) {
     const rows = await listUmpRowsAfter(d.db.client, after, 500);
@@ -42,21 +55,36 @@ export async function exportRecords(d: UmpDeps, actor: UmpActor): Promise<Export
       if (row.status === "tombstoned" || !row.exportable) continue;
       const chunk = await getChunk(routedReader(d.db), row.chunkId);
       if (!chunk || chunk.flagged) continue;
-      let record = recordOfRow(row, chunk.content);
-      if (!canUse(actor, "export", record.scope)) continue;
-      await assertIntact(record);
-      // Issue 22 item 2: a chunk written through another door carries its labels, metadata, graph rows and
-      // file links (`x-cairn`, the note's edges as `relations`); the record is sealed again when that changed it.
-      if (carries(record)) {
-        const carried = withCarry(record, await carryOfChunk(routedReader(d.db), chunk));
-        if (canonicalize(withoutIntegrity(carried)) !== canonicalize(withoutIntegrity(record))) record = sealRecord(carried, seed, d.didOf);
+      try {
+        const record = await exportable(d, actor, row, chunk, seed);
+        if (record) records.push(record);
+      } catch (e) {
+        skipped.push({ id: row.id, reason: reasonOf(e) });
       }
-      records.push(viewRecord(record, actor, seed, { seam: false, redact: true }, d.didOf));
     }
     if (rows.length < 500) break;
     after = rows[rows.length - 1].seq;
   }
-  return { ump: UMP_VERSION, exported_at: d.clock().toISOString(), records };
+  return { ump: UMP_VERSION, exported_at: d.clock().toISOString(), records, ...(skipped.length ? { skipped } : {}) };
+}
+
+/** One row as exported to `actor`, or undefined when its scope is not theirs; throws when it does not verify. */
+async function exportable(d: UmpDeps, actor: UmpActor, row: UmpRow, chunk: Chunk, seed: Uint8Array | undefined): Promise<UmpRecord | undefined> {
+  let record = recordOfRow(row, chunk.content);
+  if (!canUse(actor, "export", record.scope)) return undefined;
+  await assertIntact(record);
+  // Issue 22 item 2: a chunk written through another door carries its labels, metadata, graph rows and
+  // file links (`x-cairn`, the note's edges as `relations`); the record is sealed again when that changed it.
+  if (carries(record)) {
+    const carried = withCarry(record, await carryOfChunk(routedReader(d.db), chunk));
+    if (canonicalize(withoutIntegrity(carried)) !== canonicalize(withoutIntegrity(record))) record = sealRecord(carried, seed, d.didOf);
+  }
+  return viewRecord(record, actor, seed, { seam: false, redact: true }, d.didOf);
+}
+
+function reasonOf(e: unknown): string {
+  if (isMemoryError(e)) return typeof e.details?.reason === "string" ? e.details.reason : e.code;
+  return "unreadable";
 }
 
 /** Gives every stored, unflagged chunk its record (one kernel). */

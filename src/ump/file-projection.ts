@@ -14,11 +14,12 @@
  * CommonMark escape, so `---` inside a body never ends the record. The round trip
  * records → markdown → records is lossless for every member, and markdown written
  * here comes back byte for byte. Blocks that are not `key: <JSON>` lines are read
- * as YAML with gray-matter (hand-written files; YAML timestamps become ISO strings).
+ * as YAML by `readFrontMatter` (hand-written files; YAML timestamps become ISO
+ * strings; aliases, size and nesting bounded: 400 `frontmatter_too_large`).
  */
 
-import matter from "gray-matter";
 import { MemoryError } from "../core/errors.ts";
+import { readFrontMatter } from "../markdown/mod.ts";
 import { canonicalize } from "./canonical-json.ts";
 
 /** A record as read from a file: structure not yet validated (run `normaliseRecord`). */
@@ -142,21 +143,13 @@ function parseFrontMatter(lines: string[], firstLine: number): FileRecord {
 }
 
 function parseYamlBlock(lines: string[], lineNo: number): FileRecord {
-  let data: unknown;
   try {
-    data = matter(`---\n${lines.join("\n")}\n---\n`, { excerpt: false }).data;
-  } catch {
+    return readFrontMatter(lines.map((l) => l.replace(/\r$/, "")).join("\n"), { date: (d) => d.toISOString().replace(".000Z", "Z"), textRule: false });
+  } catch (e) {
+    if (e instanceof MemoryError) throw new MemoryError(e.code, `Line ${lineNo}: ${e.message}`, e.details);
+    if (e instanceof Error && /mapping/.test(e.message)) throw bad(`Line ${lineNo}: front matter must be a mapping`);
     throw bad(`Line ${lineNo}: front matter is neither key: JSON lines nor YAML`);
   }
-  if (!isObject(data)) throw bad(`Line ${lineNo}: front matter must be a mapping`);
-  return datesToIso(data) as FileRecord;
-}
-
-function datesToIso(value: unknown): unknown {
-  if (value instanceof Date) return value.toISOString().replace(".000Z", "Z");
-  if (Array.isArray(value)) return value.map(datesToIso);
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, datesToIso(v)]));
-  return value;
 }
 
 function parseNdjson(text: string): FileRecord[] {

@@ -11,6 +11,7 @@
  * the vault binding are operator writes and always direct.
  */
 import { isMemoryError } from "../core/errors.ts";
+import { requireCleanText } from "../core/text-rule.ts";
 import { requireRegisteredDomain } from "../ingest/ingest-structured.ts";
 import { isOperator, type UmpActor } from "./actor.ts";
 import { readCarry } from "./carry.ts";
@@ -37,6 +38,8 @@ export async function importRecords(
   for (const [index, input] of records.entries()) {
     let item: ImportItem;
     try {
+      // The text-field rule, naming the record's place in the batch or file (`records[3].title`).
+      requireCleanText(input, { at: `records[${index}]` });
       const record = await prepareRecord(d, actor, input, { enforceOwner: !isOperator(actor), actorKind: "import", method: "import" });
       // Issue 22 item 2: chunk state a Cairn export carried (`x-cairn`: labels, metadata, graph rows, file links).
       const carry = readCarry(record);

@@ -9,6 +9,7 @@
  */
 
 import { MemoryError } from "../core/errors.ts";
+import { requireCleanText } from "../core/text-rule.ts";
 import { canonicalize } from "./canonical-json.ts";
 import { parseIsoDuration } from "./iso-duration.ts";
 import { parseRedactPath } from "./redact.ts";
@@ -46,6 +47,8 @@ export function normaliseRecord(input: unknown, opts: NormaliseOptions): UmpReco
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     throw invalid(["record: must be a JSON object"]);
   }
+  // The text-field rule (src/core/text-rule.ts) at every UMP door: remember, revise, import, MCP, files.
+  requireCleanText(input);
   try {
     canonicalize(input);
   } catch (e) {

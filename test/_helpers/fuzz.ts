@@ -7,6 +7,10 @@
  */
 import fc from "fast-check";
 import { parse as parseYaml } from "yaml";
+import { aliasBomb, noteWith } from "../hardening/corpus/alias-bombs.ts";
+import { CONSTRUCTS } from "../hardening/corpus/markdown.ts";
+import { cases as nestingCases } from "../hardening/corpus/nesting.ts";
+import { cases as textFieldCases } from "../hardening/corpus/text-fields.ts";
 
 /** One route to fuzz. */
 export interface FuzzRoute {
@@ -37,7 +41,20 @@ const NAUGHTY = [
   "🪨", "Ω≈ç√", "\r\n", "${x}", "__proto__", "constructor", "x".repeat(70_000),
 ];
 
-const naughty = fc.constantFrom(...NAUGHTY);
+/**
+ * Strings from the hostile-input corpus (test/hardening/corpus): pathological markdown of each construct (8 K
+ * characters), front matter alias bombs, and the strings that break the text-field rule.
+ */
+const CORPUS_STRINGS = [
+  ...Object.values(CONSTRUCTS).map((make) => make(8_000)),
+  noteWith(aliasBomb(7)), noteWith(aliasBomb(8)), "left\u0000right", "x\ud800y", "\udc00", "[x]: ".repeat(1000), "- [x] ".repeat(1000),
+  ">".repeat(5000), "1. ".repeat(2000), "^(a|a)+$", "(a+)+b", "a".repeat(40) + "!",
+];
+/** Whole bodies from the corpus (not heavy, at most 1 MiB): nesting and text-field cases. */
+const CORPUS_BODIES = [...nestingCases, ...textFieldCases]
+  .filter((c) => !c.heavy && c.body !== undefined).map((c) => c.body!()).filter((b): b is string => typeof b === "string" && b.length < 1_000_000);
+
+const naughty = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...NAUGHTY) }, { weight: 1, arbitrary: fc.constantFrom(...CORPUS_STRINGS) });
 const anyString = fc.oneof(naughty, fc.string({ maxLength: 40 }), fc.string({ unit: "binary", maxLength: 20 }));
 const anyScalar: fc.Arbitrary<unknown> = fc.oneof(anyString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null),
   fc.constantFrom(Number.MAX_SAFE_INTEGER + 2, -0, 1e300));
@@ -115,6 +132,7 @@ export function requestFor(route: FuzzRoute, doc: JsonSchema): fc.Arbitrary<Fuzz
   const body = hasBody
     ? fc.oneof({ weight: 4, arbitrary: fromSchema(route.body, doc).map((v) => JSON.stringify(v) ?? "null") },
       { weight: 1, arbitrary: fc.constantFrom("", "{", "[1,", "\u0000", '{"a":1e400}', '{"__proto__":{"x":1}}', "null", '"\\ud800"') },
+      { weight: 1, arbitrary: fc.constantFrom(...CORPUS_BODIES) },
       { weight: 1, arbitrary: fc.constant(undefined) })
     : fc.constant(undefined);
   return fc.record({ params: fc.tuple(...params), query, body, ct: fc.constantFrom(...CONTENT_TYPES) }).map(({ params, query, body, ct }) => {

@@ -58,7 +58,10 @@ describe("cairn eval", { timeout: 300_000 }, () => {
     expect(r.mrr).toBeGreaterThanOrEqual(2 / 3 - 1e-9);
     const under = await cairn(["eval", dir, "--floor", "r5=0.9", "--floor", "mrr=0.1"]);
     expect(under.code).toBe(1);
-    expect(under.stdout).toContain("| all | 3 |");
+    // Every figure beside lexical-only and SQLite FTS5 over the same chunks (issue 36).
+    expect(under.stdout).toContain("| Cairn default | 3 |");
+    expect(under.stdout).toContain("| Cairn lexical-only | 3 |");
+    expect(under.stdout).toContain("| SQLite FTS5, same chunks | 3 |");
     expect(under.stdout).toMatch(/FLOOR FAILED: r5 0\.\d{4} is under the floor 0\.9/);
     expect(under.stdout).not.toContain("FLOOR FAILED: mrr");
   });
@@ -84,11 +87,16 @@ describe("cairn eval", { timeout: 300_000 }, () => {
         { question: "What did Bob adopt?", adversarial_answer: "a puppy", evidence: ["D1:1"], category: 5 },
       ],
     }]));
-    const out = await cairn(["eval", file, "--json"]);
+    const out = await cairn(["eval", file, "--json", "--restart"]);
     expect(out.code, out.stderr).toBe(0);
     const r = JSON.parse(out.stdout);
     expect(r).toMatchObject({ dataset: "locomo", docs: 3, queries: 2, recall10: 1, adversarial: { queries: 1 } });
     expect(Object.keys(r.byCategory).sort()).toEqual(["1", "4"]);
+    // --restart: the same queries on the store closed and reopened on its database, after the baselines.
+    expect(r.runs.map((x: { run: string }) => x.run)).toEqual(["fused", "lexical", "fts5", "restart"]);
+    const [fused, , fts5, restart] = r.runs;
+    expect(restart.recall10).toBe(fused.recall10);
+    expect(fts5.queries).toBe(2);
   });
 
   it("refuses a path that is neither, and a malformed floor, with a message", async () => {

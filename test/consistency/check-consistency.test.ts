@@ -22,6 +22,7 @@ describe("checkConsistency", () => {
     expect(r.ok).toBe(true);
     expect(r.checks.map((c) => c.name)).toEqual([
       "audit_chain", "orphan_vectors", "dangling_relation_owners", "dangling_links", "supersede_cycle", "promoted_missing", "proposal_state", "tombstoned_present",
+      "stored_text_nul", "ump_record_unverifiable",
       "clean_shutdown",
     ]);
   });

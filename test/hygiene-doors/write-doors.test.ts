@@ -34,7 +34,7 @@ describe("POST /ingest/memory and /add (SPEC §1 Input hygiene)", () => {
     expect(body.results.map((r: { status: string }) => r.status)).toEqual(["skipped", "created", "skipped", "created", "rejected", "rejected"]);
     expect(body).toMatchObject({ created: 2, skipped: 2, rejected: 2, duplicate: 0 });
     expect(body.results[4].error.code).toBe("invalid_request");
-    expect(body.results[5].error).toEqual({ code: "invalid_request", message: "an entry must be a string or an object with content" });
+    expect(body.results[5].error).toEqual({ code: "invalid_request", message: "an entry must be a string or an object with content", details: { field: "entries" } });
     expect((await rows(t.dbPath, "SELECT content FROM chunks ORDER BY id")).map((r) => r.content)).toEqual(["heartbeat lower case is kept", "Real memory"]);
   });
 

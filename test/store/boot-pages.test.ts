@@ -35,4 +35,22 @@ describe("boot pages (labels and vectors read as one aggregate row per page)", (
     expect(await listVectorsPacked(c, 0, 10, dim)).toBeNull();
     await m.close();
   });
+
+  it("carries a conversation turn's speaker and dates as an object, as the live write indexed them", async () => {
+    const dir = tempDir();
+    const m = await openMemoryForRuntime(parseConfig({ CAIRN_DB_PATH: join(dir, "c.db") }));
+    await m.ingestConversation({ session: { id: "s1", date: "2024-04-02" }, turns: [{ speaker: "Alice", text: "I planted basil in the garden." }] });
+    const [label] = await listChunkLabelsAfter(m.db.client, 0, 10);
+    const live = (await m.db.client.execute("SELECT meta FROM chunks WHERE id = 1")).rows[0].meta as string;
+    expect(label.meta?.conversation).toEqual(JSON.parse(live).conversation);
+    expect(label.meta?.conversation).toMatchObject({ speaker: "Alice" });
+    // A split markdown document's chunks carry its id (the per-document cap reads it).
+    const long = "# Guide\n\n" + ["One", "Two", "Three"].map((h) => `## ${h}\n\n${"Words about the guide section. ".repeat(30)}\n`).join("\n");
+    const doc = await m.ingestMarkdown({ title: "Guide", content: long });
+    expect(doc.chunks.length).toBeGreaterThan(1);
+    const labels = await listChunkLabelsAfter(m.db.client, 1, 10);
+    const stored = JSON.parse((await m.db.client.execute({ sql: "SELECT meta FROM chunks WHERE id = ?", args: [doc.chunks[0].id] })).rows[0].meta as string);
+    expect(labels.map((l) => l.meta?.document)).toEqual(doc.chunks.map(() => ({ id: stored.document.id })));
+    await m.close();
+  });
 });

@@ -40,7 +40,7 @@ const Page = z.object({
 
 const createSchema = createRoute({
   method: "post", path: "/workflow/claim-schemas", operationId: "createClaimSchema", summary: "Create a claim schema (a JSON Schema in the supported subset)", tags: TAGS, security: BEARER,
-  "x-cairn-choice": "body {name: ^[a-z][a-z0-9_.-]{0,63}$, schema: JSON Schema subset (type, properties, required, additionalProperties, items, minItems, maxItems, enum, const, minLength, maxLength, pattern, minimum, maximum; annotations $schema, $id, $comment, title, description, examples, default)} → 201 {created: true, schema} or 200 {created: false} for the same name and bytes; 400 claim_schema_invalid (unsupported keyword), 409 claim_schema_exists (same name, other schema); schemas are immutable",
+  "x-cairn-choice": "body {name: ^[a-z][a-z0-9_.-]{0,63}$, schema: JSON Schema subset (type, properties, required, additionalProperties, items, minItems, maxItems, enum, const, minLength, maxLength, pattern, minimum, maximum; annotations $schema, $id, $comment, title, description, examples, default)} → 201 {created: true, schema} or 200 {created: false} for the same name and bytes; 400 claim_schema_invalid (unsupported keyword; a pattern outside RE2's linear-time syntax — lookaround, backreferences — over 256 characters or compiling past 2,000 steps); patterns run with RE2 semantics, the checks of one validation sharing a 20,000,000-step budget past which the value fails its pattern, 409 claim_schema_exists (same name, other schema); schemas are immutable",
   request: body(ClaimSchemaBody),
   responses: {
     200: json(z.object({ created: z.boolean(), schema: SchemaView }), "Already existed with the same bytes"),

@@ -21,7 +21,9 @@ const ingest = createRoute({
         description: "Absent: the structured write. `ump`: body `{ump, records[]}` (also a JSON array, one record, or NDJSON).\n" +
           "`ump-md`: the body is the markdown projection (one front-matter block plus body per record).\n" +
           "Each record is processed on its own; a one-record batch answers with the plain remember reply (`{id, result}`) or that " +
-          "record's error envelope (SPEC §4.2). A posture-carrying door: under review posture each record is filed as a proposal (`review` on its result).",
+          "record's error envelope (SPEC §4.2). A posture-carrying door: under review posture each record is filed as a proposal (`review` on its result).\n" +
+          "`ump-md` front matter written as YAML is read within a budget: 400 frontmatter_too_large (details {limit, max}). A record breaking the text-field " +
+          "rule is rejected on its own, naming `records[i].<field>`.",
       }),
     }),
     // Several media types and JSON forms (NDJSON under format=ump): documented here, read by the handler.

@@ -69,14 +69,25 @@ const exportRoute = createRoute({
   method: "get", path: "/export", operationId: "exportRecords", tags: ["ump"], security: BEARER, summary: "Export UMP records (SPEC §4.2)",
   description: "`format=ump` (default): `{ump, exported_at, records}`. `format=ump-md`: one markdown document, a front-matter block plus body per record. " +
     "Every readable record, superseded versions included; forgotten and consent.exportable=false records left out; consent.redact paths stripped " +
-    "(re-sealed). A capability token presented here needs the export verb and limits the records to its scope.",
+    "(re-sealed). A capability token presented here needs the export verb and limits the records to its scope. A record that no longer " +
+    "verifies (e.g. a legacy row whose text held a NUL) never fails the export whole: it is left out, named in `skipped` ({id, reason}) and " +
+    "counted in `X-Cairn-Export-Skipped` (ids in `X-Cairn-Export-Skipped-Ids`, at most 50); `cairn check-consistency` names it too.",
   "x-cairn-choice": true,
   request: { query: z.object({ format: q("ump (default) or ump-md", { enum: FORMATS }) }) },
   responses: {
     200: {
       description: "The export",
+      headers: {
+        "X-Cairn-Export-Skipped": { description: "Records left out because they no longer verify (only when some were)", schema: { type: "integer" } },
+        "X-Cairn-Export-Skipped-Ids": { description: "Their ids, comma-separated, at most 50", schema: { type: "string" } },
+      },
       content: {
-        "application/json": { schema: z.object({ ump: z.string(), exported_at: z.string(), records: z.array(UmpRecord) }).openapi("UmpExport") },
+        "application/json": {
+          schema: z.object({
+            ump: z.string(), exported_at: z.string(), records: z.array(UmpRecord),
+            skipped: z.array(z.object({ id: z.string(), reason: z.string() })).optional(),
+          }).openapi("UmpExport"),
+        },
         "text/markdown": { schema: z.string() },
       },
     },
@@ -102,6 +113,10 @@ export function umpFileRoutes(app: Hono, memory: Memory) {
     .openapi(exportRoute, async (c) => {
       const format = formatOf(c, "ump");
       const env = await memory.ump.exportRecords(await fileActor(c, memory));
+      if (env.skipped) {
+        c.header("X-Cairn-Export-Skipped", String(env.skipped.length));
+        c.header("X-Cairn-Export-Skipped-Ids", env.skipped.slice(0, 50).map((s) => s.id).join(", "));
+      }
       if (format === "ump") return c.json(env as z.infer<typeof exportRoute.responses[200]["content"]["application/json"]["schema"]>, 200);
       return c.body(serialiseUmpMarkdown(env.records), 200, { "Content-Type": "text/markdown; charset=utf-8" }) as never;
     })

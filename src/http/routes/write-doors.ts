@@ -25,7 +25,9 @@ const markdown = createRoute({
   summary: "Titled markdown document; heading-aware chunks stamped markdown (SPEC §4.2); not filtered by the memory hygiene",
   "x-cairn-choice": "Body {title, content, domain?, source?}. A document that fits one chunk (2,000 characters) is stored whole and verbatim; a longer one " +
     "is split at headings, then paragraph, line and word boundaries (docs/write-doors.md, \"Markdown chunking\"). Reply {id (first chunk), status: created if any chunk " +
-    "was created else duplicate, domain, chunks: [{id, status, heading_path, line_start, line_end, flagged?}], entitiesAdded, relationsAdded}. All chunks commit in one transaction.",
+    "was created else duplicate, domain, chunks: [{id, status, heading_path, line_start, line_end, flagged?}], entitiesAdded, relationsAdded}. All chunks commit in one transaction. " +
+    "400 frontmatter_too_large (front matter past its budget: aliases, values, characters, nesting or source size; details {limit, max}), " +
+    "400 markdown_too_complex (block quotes or list items nested past 32 levels; details {limit, max, line}); unparseable YAML front matter is kept as text.",
   request: { body: jsonBody(MarkdownBody) },
   responses: {
     200: json(z.object({
