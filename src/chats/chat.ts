@@ -66,9 +66,22 @@ export function isoTime(v: unknown): string | undefined {
   return undefined;
 }
 
-/** Cuts `text` to `max` characters with a marker saying how much was left out. */
+/**
+ * `at`, or one less when `at` falls between the two halves of a surrogate pair (an emoji, a rarer CJK character): a
+ * cut there would leave a lone surrogate, which the text-field rule refuses (docs/limits.md "Text fields").
+ */
+export function pairSafe(text: string, at: number): number {
+  if (at <= 0 || at >= text.length) return at;
+  const hi = text.charCodeAt(at - 1);
+  const lo = text.charCodeAt(at);
+  return hi >= 0xd800 && hi <= 0xdbff && lo >= 0xdc00 && lo <= 0xdfff ? at - 1 : at;
+}
+
+/** Cuts `text` to `max` characters (never inside a surrogate pair) with a marker saying how much was left out. */
 export function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}\n[… ${text.length - max} more characters not imported]`;
+  if (text.length <= max) return text;
+  const cut = pairSafe(text, max);
+  return `${text.slice(0, cut)}\n[… ${text.length - cut} more characters not imported]`;
 }
 
 /** A string field, or undefined. */

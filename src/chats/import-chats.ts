@@ -16,8 +16,9 @@
 import type { ConversationInput } from "../conversation/conversation-schema.ts";
 import type { ConversationOptions, ConversationResult } from "../conversation/ingest-conversation.ts";
 import { clipBytes } from "../conversation/turn-window.ts";
-import { isMemoryError } from "../core/errors.ts";
-import { type ChatConversation, type ChatTurn, type LeftOut, noneLeftOut, type ReadOptions } from "./chat.ts";
+import { isMemoryError, MemoryError } from "../core/errors.ts";
+import { findTextViolation, textRuleError } from "../core/text-rule.ts";
+import { type ChatConversation, type ChatTurn, type LeftOut, noneLeftOut, pairSafe, type ReadOptions } from "./chat.ts";
 import { readChatGpt } from "./chatgpt.ts";
 import { readClaude } from "./claude.ts";
 import { exportParts } from "./export-files.ts";
@@ -86,7 +87,7 @@ export function splitLong(text: string, max = MAX_TURN_CHARS): string[] {
     let cut = window.lastIndexOf("\n\n");
     if (cut < max / 2) cut = window.lastIndexOf("\n");
     if (cut < max / 2) cut = window.lastIndexOf(" ");
-    if (cut < max / 2) cut = max;
+    if (cut < max / 2) cut = pairSafe(rest, max);
     out.push(rest.slice(0, cut).trimEnd());
     rest = rest.slice(cut).trimStart();
   }
@@ -126,6 +127,22 @@ function sessionDate(iso: string): string {
   const d = new Date(iso);
   const hm = iso.slice(11, 16);
   return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}, ${hm} UTC`;
+}
+
+/**
+ * The text-field rule (src/core/text-rule.ts) over one conversation's body, as the HTTP door applies it: a NUL or a
+ * lone surrogate (JSON allows `\u0000` and `\ud800`) refuses the conversation naming the field and the export's
+ * message id. Nothing is stripped: SQLite would store U+FFFD for a lone surrogate, silently changing the text and
+ * its hash, and the next import of the same export would then see a changed conversation.
+ */
+function requireCleanTurns(body: ConversationInput): void {
+  const v = findTextViolation(body);
+  if (v === undefined) return;
+  const turn = /^turns\[(\d+)\]/.exec(v.field);
+  const id = turn ? body.turns[Number(turn[1])]?.id : undefined;
+  const e = textRuleError(v);
+  if (id === undefined) throw e;
+  throw new MemoryError(e.code, `message ${id}: ${e.message}`, e.details);
 }
 
 /** Imports every conversation of the export at `paths`. */
@@ -171,6 +188,7 @@ export async function importChats(store: ConversationPort, paths: readonly strin
           s.empty++;
         } else {
           try {
+            requireCleanTurns(body);
             const r = await store(body, { replaceSession: { source: o.format } });
             s.turns.created += r.created;
             s.turns.duplicate += r.duplicate;

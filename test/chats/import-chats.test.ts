@@ -9,11 +9,12 @@
  * is new. Screened (quarantine), redacted at the read seam, and under the
  * review posture filed as proposals.
  */
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { importChats, type ImportOptions, type ImportSummary } from "../../src/chats/import-chats.ts";
 import { listChunksAfter } from "../../src/store/chunks.ts";
-import { openTestMemory, type TestMemory } from "../_helpers/memory.ts";
+import { openTestMemory, tempDir, type TestMemory } from "../_helpers/memory.ts";
 
 const FX = resolve(new URL("../../fixtures/chats", import.meta.url).pathname);
 let open: TestMemory[] = [];
@@ -176,5 +177,49 @@ describe("cairn import claude", () => {
     expect((await run(b, [join(FX, "claude-export.zip")], { format: "claude" })).parts).toBe(1);
     expect(await turns(b)).toEqual(await turns(a));
     expect((await run(b, [join(FX, "claude-export.zip")], { format: "claude" })).turns.created).toBe(0);
+  }, 60_000);
+});
+
+describe("cairn import: text the door would refuse", () => {
+  const claudeExport = (texts: string[]) => {
+    const f = join(tempDir("chats-"), "conversations.json");
+    writeFileSync(f, JSON.stringify([{ uuid: "c-text", name: "Long one", created_at: "2024-01-01T00:00:00Z", chat_messages: texts.map((text, i) => (
+      { uuid: `m${i + 1}`, sender: i % 2 ? "assistant" : "human", text, created_at: `2024-01-01T00:00:0${i}Z` })) }]));
+    return f;
+  };
+
+  it("a message longer than a turn, cut where no space is (emoji, unspaced script), is stored whole: no pair split into lone halves", async () => {
+    const m = await fresh();
+    // 60,001 UTF-16 units: the 40,000-unit cut lands between the two halves of an emoji.
+    const long = `a${"\u{1F600}".repeat(30_000)}`;
+    const s = await run(m, [claudeExport([long, "Nice."])], { format: "claude" });
+    expect(s.failed).toEqual([]);
+    expect(s).toMatchObject({ stored: 1 });
+    // Two turns of the one message (m1, m1#2) and the reply; a turn's chunk carries its neighbours, so m1's holds both halves.
+    expect(s.turns.created + s.turns.duplicate).toBe(3);
+    const m1 = (await turns(m)).find((t) => t.turnId === "m1")!;
+    const said = m1.content.split("\n").filter((l) => l.startsWith("User: ")).map((l) => l.slice("User: ".length)).join("");
+    expect(said.length).toBe(long.length);
+    expect(said === long).toBe(true); // (not toBe: a 60,000-character diff helps no one)
+  }, 60_000);
+
+  it("a conversation holding a NUL or a lone surrogate is refused naming the message; the others are stored", async () => {
+    const m = await fresh();
+    const conv = (uuid: string, text: string) => ({ uuid, name: uuid, created_at: "2024-01-01T00:00:00Z", chat_messages: [
+      { uuid: `${uuid}-1`, sender: "human", text: "A clean opening line.", created_at: "2024-01-01T00:00:00Z" },
+      { uuid: `${uuid}-2`, sender: "assistant", text, created_at: "2024-01-01T00:00:01Z" }] });
+    const f = join(tempDir("chats-"), "conversations.json");
+    // JSON.stringify writes the lone surrogate as the escape `\ud800`, as an export can.
+    writeFileSync(f, JSON.stringify([conv("nul", "hello \u0000 there"), conv("clean", "Kiln fired to cone six."), conv("half", "an emoji cut \ud83d in half")]));
+    const s = await run(m, [f], { format: "claude" });
+    expect(s.failed.map((x) => [x.conversation, x.error])).toEqual([
+      ["claude:nul", "invalid_request: message nul-2: turns[1].text must not contain U+0000 (NUL)"],
+      ["claude:half", "invalid_unicode: message half-2: turns[1].text holds a lone surrogate (not valid Unicode)"],
+    ]);
+    expect([...new Set((await turns(m)).map((t) => t.session))]).toEqual(["claude:clean"]);
+    // Importing again reports the same and stores nothing new.
+    const again = await run(m, [f], { format: "claude" });
+    expect(again.failed).toHaveLength(2);
+    expect(again.turns.created).toBe(0);
   }, 60_000);
 });
