@@ -1,16 +1,19 @@
 /**
  * Front matter is never chunk text, through any file door: `cairn
- * ingest-dir`, `cairn reconcile` and the UMP markdown binding store the
+ * ingest-dir`, `cairn reconcile`, `cairn reconcile --watch` (notes copied
+ * into a watched folder) and the UMP markdown binding store the
  * same chunks (text, title, heading path, line span, front matter), entity
  * links, entities and edges as `POST /ingest/markdown` does for the same
  * files, and a recall hit of a note with front matter starts with its body.
  */
-import { readFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ingestDir } from "../../src/cli/ingest-dir.ts";
 import { umpExport, umpImport } from "../../src/cli/ump-commands.ts";
 import { reconcileVault } from "../../src/files/vault-reconcile.ts";
+import { type WatchBatch, watchVault } from "../../src/files/vault-watch.ts";
+import { watchDir } from "../../src/runtime/dir-watch.ts";
 import { operatorActor } from "../../src/ump/actor.ts";
 import { openTestMemory, tempDir, type TestMemory } from "../_helpers/memory.ts";
 import { copyVault, ingestReference, storedRows } from "./_door-rows.ts";
@@ -28,7 +31,7 @@ async function fresh(): Promise<TestMemory> {
 
 describe("every file door stores what /ingest/markdown stores", () => {
   for (const [name, fixture] of FIXTURES) {
-    it(`fixtures/${name}: ingest-dir, reconcile and the UMP markdown binding match /ingest/markdown row for row`, async () => {
+    it(`fixtures/${name}: ingest-dir, reconcile, the watch and the UMP markdown binding match /ingest/markdown row for row`, async () => {
       const dir = copyVault(fixture);
       const ref = await fresh();
       await ingestReference(ref, dir);
@@ -43,6 +46,24 @@ describe("every file door stores what /ingest/markdown stores", () => {
       const r = await reconcileVault(viaReconcile.memory, dir, { actor: operatorActor(undefined), writeBack: false });
       expect(r.failed).toEqual([]);
       expect(await storedRows(viaReconcile.memory)).toEqual(want);
+
+      // The watch: an empty watched folder, then the vault copied into it; the notes arrive through file events.
+      const viaWatch = await fresh();
+      const watched = join(tempDir("vault-"), "notes");
+      mkdirSync(watched);
+      const batches: WatchBatch[] = [];
+      const stop = new AbortController();
+      const watching = watchVault(viaWatch.memory, watched, {
+        actor: operatorActor(undefined), writeBack: false, watch: watchDir, signal: stop.signal, rescanMs: 0, onBatch: (b) => batches.push(b),
+      });
+      while (batches.length === 0) await new Promise((r) => setTimeout(r, 20));
+      cpSync(dir, watched, { recursive: true });
+      for (let i = 0; i < 600 && (await storedRows(viaWatch.memory)).chunks.length < want.chunks.length; i++) await new Promise((r) => setTimeout(r, 50));
+      stop.abort();
+      await watching;
+      expect(batches.slice(1).reduce((n, b) => n + b.events, 0)).toBeGreaterThan(0);
+      expect(batches.flatMap((b) => b.report.failed)).toEqual([]);
+      expect(await storedRows(viaWatch.memory)).toEqual(want);
 
       // The UMP markdown binding: the vault store exported as `*.ump.md` and imported into a fresh store.
       const file = join(tempDir(), "vault.ump.md");
