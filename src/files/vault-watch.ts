@@ -18,7 +18,8 @@
  * the platform dropped delays a change, never loses it.
  */
 import type { Memory } from "../memory.ts";
-import type { DirWatch } from "../runtime/dir-watch.ts";
+import { MemoryError } from "../core/errors.ts";
+import { type DirWatch, isReadableDir } from "../runtime/dir-watch.ts";
 import { absolutePath } from "../runtime/platform.ts";
 import type { ScanCache } from "./vault-scan.ts";
 import { reconcileVault, type VaultOptions, type VaultReport } from "./vault-reconcile.ts";
@@ -71,6 +72,9 @@ const IGNORED = /(^|\/)\.|~$|\.(swp|swx|tmp|crswap)$|(^|\/)4913$|\.tmp-[a-z0-9]+
 /** Runs the watch until `signal` aborts. */
 export async function watchVault(memory: Memory, dir: string, o: WatchOptions): Promise<WatchSummary> {
   const root = await absolutePath(dir);
+  // A folder missing at the start is a mistake to report (a typo); one that goes away later (an unmounted drive) is
+  // waited for: its batches fail, nothing is deleted, and the watch looks again.
+  if (!(await isReadableDir(root))) throw new MemoryError("invalid_request", `${root} is not a readable directory`);
   const quietMs = o.quietMs ?? 150;
   const maxWaitMs = o.maxWaitMs ?? 1000;
   const cache: ScanCache = new Map();

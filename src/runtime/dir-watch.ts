@@ -115,6 +115,21 @@ function watchTree(fs: any, root: string, onEvent: (path: string | undefined) =>
   return { close: () => { closed = true; for (const w of watchers.values()) w.close(); watchers.clear(); } };
 }
 
+/** True when `dir` is a directory this process can list. */
+export async function isReadableDir(dir: string): Promise<boolean> {
+  try {
+    if (isDeno) {
+      for await (const _ of g.Deno.readDir(dir)) break;
+    } else {
+      const fs = await import("node:fs/promises");
+      await (await fs.opendir(dir)).close();
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A file found by `listFiles`. */
 export interface ListedFile {
   /** Absolute path. */

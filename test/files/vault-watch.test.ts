@@ -146,4 +146,41 @@ describe("cairn reconcile --watch", () => {
     expect(texts.some((t) => t.includes("changed after the plan"))).toBe(true);
     expect(texts.some((t) => t.includes("deleted before"))).toBe(false);
   }, 60_000);
+
+  it("refuses to start on a folder that is not there (a typo), rather than watching nothing forever", async () => {
+    const m = await fresh();
+    const stop = new AbortController();
+    const giveUp = setTimeout(() => stop.abort(), 3000);
+    const notices: string[] = [];
+    const missing = join(tempDir("vault-"), "no-such-notes");
+    const run = watchVault(m.memory, missing, { actor, writeBack: false, watch: watchDir, signal: stop.signal, onNotice: (n) => notices.push(n) });
+    await expect(run).rejects.toMatchObject({ code: "invalid_request", message: expect.stringContaining("is not a readable directory") });
+    clearTimeout(giveUp);
+    expect(notices).toEqual([]);
+  }, 30_000);
+
+  it("keeps every note while the watched folder is gone (an unmounted drive), and carries on when it is back", async () => {
+    const dir = startVault();
+    const m = await fresh();
+    const batches: WatchBatch[] = [];
+    const notices: string[] = [];
+    const stop = new AbortController();
+    const watching = watchVault(m.memory, dir, {
+      actor, writeBack: false, watch: watchDir, signal: stop.signal, pollMs: 200, rescanMs: 300, onBatch: (b) => batches.push(b), onNotice: (n) => notices.push(n),
+    });
+    while (batches.length === 0) await sleep(50);
+    const count = async () => Number((await m.memory.db.execute("SELECT COUNT(*) AS n FROM chunks")).rows[0]!.n);
+    expect(await count()).toBe(3);
+    renameSync(dir, `${dir}-away`);
+    for (let i = 0; i < 100 && !notices.some((n) => n.includes("is not a readable directory")); i++) await sleep(50);
+    expect(notices.some((n) => n.includes("is not a readable directory"))).toBe(true);
+    expect(await count()).toBe(3);
+    expect(batches.flatMap((b) => b.report.plan.deleted ? [b.report.plan.deleted] : [])).toEqual([]);
+    renameSync(`${dir}-away`, dir);
+    writeFileSync(join(dir, "back.md"), "# Back\n\nThe drive is mounted again.\n");
+    for (let i = 0; i < 200 && (await count()) < 4; i++) await sleep(50);
+    stop.abort();
+    await watching;
+    expect(await count()).toBe(4);
+  }, 60_000);
 });
