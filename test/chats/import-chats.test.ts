@@ -85,6 +85,24 @@ describe("cairn import chatgpt", () => {
     expect((await turns(m)).some((t) => t.title.includes("ana.ribeiro@example.com"))).toBe(true);
   }, 60_000);
 
+  it("POST /dsar by the email a chat named erases every imported turn holding it, and the rest of the chat stays", async () => {
+    const m = await fresh();
+    await run(m, [join(FX, "chatgpt", "conversations.json")], { format: "chatgpt", me: "Ana" });
+    const holding = async () => (await turns(m)).filter((t) => `${t.title}\n${t.content}`.includes("ana.ribeiro@example.com"));
+    const before = await holding();
+    // A turn's chunk carries its neighbours, so more than the one message holds the address.
+    expect(before.length).toBeGreaterThan(1);
+    const session = before[0]!.session;
+    const total = (await turns(m)).filter((t) => t.session === session).length;
+    const r = await m.req("POST", "/dsar", { email: "ana.ribeiro@example.com" });
+    expect(r.status).toBe(200);
+    expect((await r.json()).certificate.erased.chunk_ids).toHaveLength(before.length);
+    expect(await holding()).toEqual([]);
+    expect((await turns(m)).filter((t) => t.session === session)).toHaveLength(total - before.length);
+    const db = JSON.stringify((await m.memory.db.execute("SELECT * FROM chunks")).rows);
+    expect(db).not.toContain("ana.ribeiro@example.com");
+  }, 60_000);
+
   it("--include-tools keeps tool calls and their output as turns", async () => {
     const m = await fresh();
     const s = await run(m, [join(FX, "chatgpt", "conversations.json")], { format: "chatgpt", includeTools: true });
