@@ -5,13 +5,16 @@
  * export first (it is not committed):
  *
  *   npx tsx scripts/gen-chat-export.ts --mb 100 --out /tmp/chatgpt-100mb/conversations.json
- *   npx tsx bench/chat-import.ts /tmp/chatgpt-100mb/conversations.json [--format chatgpt|claude] [--lexical] [--again]
+ *   npx tsx bench/chat-import.ts /tmp/chatgpt-100mb/conversations.json [--format chatgpt|claude] [--lexical] [--again] [--read-only]
  *
  * The store uses the default static embedder (`--lexical`: none). `--again`
  * imports the same export a second time and reports that run too (nothing
  * is stored; the cost of reading and comparing). Peak RSS is the process's
  * high-water mark (`process.resourceUsage().maxRSS`), so run one import per
- * process.
+ * process. `--read-only` reads and converts the export (the streaming
+ * reader, the converters, the door's body) and stores nothing: the memory
+ * of the import itself, apart from the store's indexes, which grow with the
+ * chunks stored whatever the door.
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,7 +26,7 @@ import { openMemoryForRuntime } from "../src/server.ts";
 const args = process.argv.slice(2);
 const file = args.find((a) => !a.startsWith("--"));
 if (!file) {
-  console.log("usage: npx tsx bench/chat-import.ts <conversations.json|export.zip> [--format chatgpt|claude] [--lexical] [--again]");
+  console.log("usage: npx tsx bench/chat-import.ts <conversations.json|export.zip> [--format chatgpt|claude] [--lexical] [--again] [--read-only]");
   process.exit(2);
 }
 const format = (args.includes("--format") ? args[args.indexOf("--format") + 1] : "chatgpt") as "chatgpt" | "claude";
@@ -38,7 +41,10 @@ const rows: string[] = [];
 for (const run of args.includes("--again") ? ["first", "again"] : ["first"]) {
   const t0 = performance.now();
   let last = 0;
-  const s = await importChats((b, o) => memory.ingestConversation(b, o), [file], {
+  const readOnly = args.includes("--read-only");
+  const s = await importChats((b, o) => (readOnly
+    ? Promise.resolve({ session: String(b.session.id), domain: "global", turns: [], created: b.turns.length, duplicate: 0, skipped: 0, proposed: 0 })
+    : memory.ingestConversation(b, o)), [file], {
     format, me: "Ana",
     onProgress: (p) => {
       if (performance.now() - last < 10_000) return;
