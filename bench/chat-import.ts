@@ -5,7 +5,7 @@
  * export first (it is not committed):
  *
  *   npx tsx scripts/gen-chat-export.ts --mb 100 --out /tmp/chatgpt-100mb/conversations.json
- *   npx tsx bench/chat-import.ts /tmp/chatgpt-100mb/conversations.json [--format chatgpt|claude] [--lexical] [--again] [--read-only]
+ *   npx tsx bench/chat-import.ts /tmp/chatgpt-100mb/conversations.json [--format chatgpt|claude] [--lexical] [--again] [--read-only] [--keep <dir>]
  *
  * The store uses the default static embedder (`--lexical`: none). `--again`
  * imports the same export a second time and reports that run too (nothing
@@ -16,7 +16,7 @@
  * of the import itself, apart from the store's indexes, which grow with the
  * chunks stored whatever the door.
  */
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { importChats } from "../src/chats/import-chats.ts";
@@ -24,13 +24,16 @@ import { parseConfig } from "../src/config/parse-config.ts";
 import { openMemoryForRuntime } from "../src/server.ts";
 
 const args = process.argv.slice(2);
-const file = args.find((a) => !a.startsWith("--"));
+const file = args.find((a, i) => !a.startsWith("--") && args[i - 1] !== "--keep" && args[i - 1] !== "--format");
 if (!file) {
-  console.log("usage: npx tsx bench/chat-import.ts <conversations.json|export.zip> [--format chatgpt|claude] [--lexical] [--again] [--read-only]");
+  console.log("usage: npx tsx bench/chat-import.ts <conversations.json|export.zip> [--format chatgpt|claude] [--lexical] [--again] [--read-only] [--keep <dir>]");
   process.exit(2);
 }
 const format = (args.includes("--format") ? args[args.indexOf("--format") + 1] : "chatgpt") as "chatgpt" | "claude";
-const dir = mkdtempSync(join(tmpdir(), "cairn-import-bench-"));
+// `--keep <dir>`: the store is written there and left for a later look (e.g. the RSS of a server booting on it).
+const keep = args.includes("--keep") ? args[args.indexOf("--keep") + 1] : undefined;
+if (keep) mkdirSync(keep, { recursive: true });
+const dir = keep ?? mkdtempSync(join(tmpdir(), "cairn-import-bench-"));
 // A 100 MB export holds ~55,000 turns, past the default 50,000-chunk envelope (CAIRN_MAX_DOCS): raised here unless set.
 const env = { CAIRN_MAX_DOCS: "5000000", ...process.env, CAIRN_DB_PATH: join(dir, "cairn.db"), ...(args.includes("--lexical") ? { CAIRN_EMBED_KIND: "none" } : {}) };
 const memory = await openMemoryForRuntime(parseConfig(env));
@@ -64,4 +67,4 @@ console.log(`\n| run | MB | conversations | turns | created | s | MB/s | conv/s 
 console.log(`|---|---|---|---|---|---|---|---|---|`);
 for (const r of rows) console.log(r);
 console.log(`\npeak RSS ${Math.round(maxRss)} MB (sampled ${Math.round(peakSampled / 1048576)} MB); store ${(statSync(join(dir, "cairn.db")).size / 1048576).toFixed(0)} MB`);
-rmSync(dir, { recursive: true, force: true });
+if (!keep) rmSync(dir, { recursive: true, force: true });
