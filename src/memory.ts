@@ -202,6 +202,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   const ump = await createUmpService({
     db, write, clock, audit, recall: recallEngine, keys: () => Promise.resolve(umpKey()),
     posture: config.writePosture, operatorBearer: secrets.credentials.bearerToken,
+    ensureDomain: async (name) => void (await domains.create(name)),
   });
   // The guard accepts capability tokens signed by the current operator key; the UMP layer re-checks them per request.
   security.authenticator.setCapabilityTrust(() => ump.capabilityTrust(umpKey()));

@@ -193,6 +193,7 @@ export function registerCommands(cli: CAC, io: CliIo, state: CliState): void {
     .option("--aud <did>", "token: the peer DID it is minted for (its principal)")
     .option("--format <format>", "export: md or ump", { default: "ump" })
     .option("--out <file>", "export: output file (stdout when absent)")
+    .option("--raw", "export: a raw backup without the read seam (PII and stripped text kept; audited as export_raw)")
     .action(async (action: string, arg: string | undefined, o: UmpCliOptions) => {
       const config = parseConfig(io.env);
       if (action === "keygen") {

@@ -23,6 +23,8 @@ export interface UmpCliOptions {
   aud?: string;
   format?: string;
   out?: string;
+  /** export: skip the read seam (the operator's raw backup, audited). */
+  raw?: boolean;
 }
 
 /** `ump keygen`: creates the operator seed (0600 in a 0700 directory) and prints the did:key. */
@@ -77,7 +79,8 @@ export async function umpRevoke(memory: Memory, arg: string | undefined): Promis
 export async function umpExport(memory: Memory, o: UmpCliOptions): Promise<{ lines: string[]; warnings: string[]; failed: boolean }> {
   const format = o.format ?? "ump";
   if (format !== "md" && format !== "ump") throw new MemoryError("invalid_request", "--format must be md or ump");
-  const env = await memory.ump.exportRecords(operatorActor(await memory.ump.operatorDid()));
+  // SPEC §1: the read seam by default; `--raw` is the operator's explicit, audited backup.
+  const env = await memory.ump.exportRecords(operatorActor(await memory.ump.operatorDid()), { raw: o.raw === true, format: format === "md" ? "ump-md" : "ump" });
   const warnings = (env.skipped ?? []).map((s) => `skipped ${s.id}: ${s.reason} (the record no longer verifies; see cairn check-consistency)\n`);
   const failed = warnings.length > 0;
   const text = format === "md" ? serialiseUmpMarkdown(env.records) : JSON.stringify(env, null, 2) + "\n";

@@ -40,7 +40,14 @@ export interface Chunk {
 }
 
 /** A new chunk row before insert (id and created_at are assigned by the store). */
-export type NewChunk = Omit<Chunk, "id" | "createdAt"> & { createdAt?: string };
+export type NewChunk = Omit<Chunk, "id" | "createdAt"> & {
+  createdAt?: string;
+  /**
+   * A reviewer's release from quarantine carried by the operator's own import (SPEC §4.2 lossless round trip): a
+   * `quarantine` verdict of the write screen keeps the row unflagged (never a refusal). Not stored as such.
+   */
+  keepRelease?: boolean;
+};
 
 /** Entity input (SPEC §2.6). */
 export interface EntityInput {

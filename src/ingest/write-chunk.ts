@@ -95,7 +95,10 @@ export async function writeChunks(
   const verdicts = await screenWrites(ctx.injectionPolicy, ctx.classifier, todo.map((t) => t.c), text.rules);
   todo.forEach((t, k) => {
     const verdict = verdicts[k];
-    if (verdict.result.verdict !== "clean") t.c = { ...t.c, flagged: t.c.flagged || verdict.flagged, meta: { ...(t.c.meta ?? {}), screen: verdict.result } };
+    if (verdict.result.verdict === "clean") return;
+    // A release decision the operator's import carried stands for a quarantine verdict (src/ump/store-record.ts).
+    const released = t.c.keepRelease === true && verdict.result.verdict === "quarantine";
+    t.c = { ...t.c, flagged: released ? false : t.c.flagged || verdict.flagged, meta: { ...(t.c.meta ?? {}), screen: verdict.result } };
   });
   const vectors = text.vectors;
   const removed: number[] = [];

@@ -43,7 +43,10 @@ export async function importRecords(
       const record = await prepareRecord(d, actor, input, { enforceOwner: !isOperator(actor), actorKind: "import", method: "import" });
       // Issue 22 item 2: chunk state a Cairn export carried (`x-cairn`: labels, metadata, graph rows, file links).
       const carry = readCarry(record);
-      if (carry) await requireRegisteredDomain(d.write, carry.chunk.domain);
+      // SPEC §4.2 (lossless round trip): the operator's import brings the record's domain with it; anyone else's
+      // names a registered one.
+      if (carry && isOperator(actor) && d.ensureDomain) await d.ensureDomain(carry.chunk.domain);
+      else if (carry) await requireRegisteredDomain(d.write, carry.chunk.domain);
       const review = o.door ? await proposeIfReview(d, record, o.door) : undefined;
       item = review
         ? { index, id: record.id, result: "created", review }

@@ -8,7 +8,7 @@
  * of memory, and the result says so.
  */
 import { isMemoryError, MemoryError } from "../core/errors.ts";
-import { checkOwner, defaultOwner, requireVerb, type UmpActor } from "./actor.ts";
+import { checkOwner, defaultOwner, isOperator, requireVerb, type UmpActor } from "./actor.ts";
 import { normaliseRecord } from "./record.ts";
 import { sealRecord } from "./record-rows.ts";
 import { verifyRecordAsync } from "./sign.ts";
@@ -67,7 +67,7 @@ export async function storeOrReject(
   d: UmpDeps, record: UmpRecord, source: "memory" | "structured" | "vault", action: string, actor: UmpActor, carry?: Carry,
 ): Promise<RememberResult> {
   try {
-    const out = await storeRecord(d, record, { source, action, actor: actor.subject, ...(carry ? { carry } : {}) });
+    const out = await storeRecord(d, record, { source, action, actor: actor.subject, ...(carry ? { carry, trustRelease: isOperator(actor) } : {}) });
     if (out.result === "created") d.events.emit({ kind: "created", id: out.id, scope: record.scope });
     return out.flagged ? { id: out.id, result: out.result, flagged: true } : { id: out.id, result: out.result };
   } catch (e) {

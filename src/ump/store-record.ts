@@ -42,6 +42,12 @@ export interface StoreOptions {
   domain?: string;
   /** Chunk state carried by an imported record (`x-cairn`, issue 22 item 2): labels, metadata, graph rows, file links. */
   carry?: Carry;
+  /**
+   * The importer is the operator (SPEC §4.2 round trip): a record the source store had released from quarantine
+   * (carried `meta.screen.verdict: quarantine` on an exported, hence unflagged, chunk) stays released. Anyone else's
+   * import is screened afresh.
+   */
+  trustRelease?: boolean;
 }
 
 const ZERO = { followed: 0, overridden: 0, ignored: 0, contradicted: 0 };
@@ -71,6 +77,8 @@ export async function storeRecord(d: UmpDeps, record: UmpRecord, o: StoreOptions
   if (o.carry) {
     const labels = chunkLabels(o.carry);
     Object.assign(chunk, labels, { meta: { ...labels.meta, ...chunk.meta } });
+    const screen = o.carry.chunk.meta?.screen as { verdict?: unknown } | undefined;
+    if (o.trustRelease && screen?.verdict === "quarantine") chunk.keepRelease = true;
   }
   let outcome: StoreOutcome | undefined;
   let seq = 0;
@@ -94,7 +102,7 @@ export async function storeRecord(d: UmpDeps, record: UmpRecord, o: StoreOptions
       const prev = (await getUmpRow(tx, other.id))!;
       await updateUmpRow(tx, rowOfRecord(other, prev.chunkId), now);
     }
-    await d.audit.append(tx, { action: o.action, actor: o.actor, target: record.id, detail: { chunk_id: chunkId, kind: record.kind } });
+    await d.audit.append(tx, { action: o.action, actor: o.actor, target: record.id, detail: { chunk_id: chunkId, kind: record.kind, ...(chunk.keepRelease ? { release_carried: true } : {}) } });
     return { id: record.id, result: "created", chunkId, flagged: false };
   };
   const w = await writeChunk(d.write, chunk, async (tx, chunkId, now) => void (outcome = await rows(tx, chunkId, now, true)));

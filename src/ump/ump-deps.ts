@@ -25,4 +25,6 @@ export interface UmpDeps {
   posture: WritePosture;
   /** The operator bearer (`AUTH_TOKEN`), which `revoke` refuses to revoke. */
   operatorBearer?: string;
+  /** Registers a domain when absent (the operator's import of another store's records, SPEC §4.2). */
+  ensureDomain?: (name: string) => Promise<void>;
 }

@@ -12,7 +12,7 @@ import { canRead, requireUnscoped, type UmpActor } from "./actor.ts";
 import { capabilities, type Capabilities } from "./capabilities.ts";
 import { createUmpEvents, type UmpEvents } from "./events.ts";
 import { createDidCache } from "./operator-did.ts";
-import { exportRecords, type ExportEnvelope } from "./export-records.ts";
+import { exportRecords, type ExportEnvelope, type ExportOptions } from "./export-records.ts";
 import { giveFeedback } from "./feedback.ts";
 import { forget } from "./forget.ts";
 import { authenticate, capabilityTrust, revokeToken, type GateInput } from "./gate.ts";
@@ -70,7 +70,8 @@ export interface UmpService {
   auditVerify(actor: UmpActor): Promise<AuditVerification>;
   /** Imports records; `door` names the HTTP door (posture-carrying), absent for the CLI and the vault. */
   importRecords(actor: UmpActor, records: readonly unknown[], o?: { source?: "structured" | "vault"; door?: string }): Promise<ImportResult>;
-  exportRecords(actor: UmpActor): Promise<ExportEnvelope>;
+  /** SPEC §4.2 export through the read seam; `raw` (operator only, audited) skips it. */
+  exportRecords(actor: UmpActor, o?: ExportOptions): Promise<ExportEnvelope>;
   revoke(jtiOrToken: string): Promise<{ jti: string; revoked: boolean }>;
   /** The live head of a record's lineage (vault binding); undefined when forgotten or erased. */
   headOf(id: string): Promise<string | undefined>;
@@ -143,7 +144,7 @@ export async function createUmpService(base: Omit<UmpDeps, "index" | "events" | 
       return { ...(await d.audit.verify()) };
     },
     importRecords: (a, records, o) => importRecords(d, a, records, o),
-    exportRecords: async (a) => (await swept(), exportRecords(d, a)),
+    exportRecords: async (a, o) => (await swept(), exportRecords(d, a, o)),
     async revoke(arg) {
       const r = await revokeToken(d, arg);
       revoked.add(r.jti);

@@ -245,8 +245,12 @@ describe("one kernel", () => {
     expect(r.flagged).toBeUndefined();
     const got = (await json(m.req("GET", `/ump/memory/${r.id}`))).record;
     expect(got.body.text).toBe("Call ops at [redacted:email] when paged");
+    // Export goes through the same seam (SPEC §4 export); only an operator's raw export carries the stored text.
     const exported = (await json(m.req("GET", "/export?format=ump"))).records[0];
-    expect(exported.body.text).toBe("Call ops at ops-lead@example.com when paged");
-    expect(got.integrity.content_hash).not.toBe(exported.integrity.content_hash);
+    expect(exported.body.text).toBe("Call ops at [redacted:email] when paged");
+    expect(exported.integrity.content_hash).toBe(got.integrity.content_hash);
+    const raw = (await json(m.req("GET", "/export?format=ump&raw=true"))).records[0];
+    expect(raw.body.text).toBe("Call ops at ops-lead@example.com when paged");
+    expect(got.integrity.content_hash).not.toBe(raw.integrity.content_hash);
   });
 });

@@ -73,7 +73,12 @@ const exportRoute = createRoute({
     "verifies (e.g. a legacy row whose text held a NUL) never fails the export whole: it is left out, named in `skipped` ({id, reason}) and " +
     "counted in `X-Cairn-Export-Skipped` (ids in `X-Cairn-Export-Skipped-Ids`, at most 50); `cairn check-consistency` names it too.",
   "x-cairn-choice": true,
-  request: { query: z.object({ format: q("ump (default) or ump-md", { enum: FORMATS }) }) },
+  request: {
+    query: z.object({
+      format: q("ump (default) or ump-md", { enum: FORMATS }),
+      raw: q("true: skip the read seam (a raw backup: the operator or an admin only, 403 otherwise; writes an export_raw audit row). Default false: every text field as the read seam emits it", { enum: ["true", "false"] }),
+    }),
+  },
   responses: {
     200: {
       description: "The export",
@@ -112,7 +117,11 @@ export function umpFileRoutes(app: Hono, memory: Memory) {
   const r = apiRouter()
     .openapi(exportRoute, async (c) => {
       const format = formatOf(c, "ump");
-      const env = await memory.ump.exportRecords(await fileActor(c, memory));
+      const rawParam = c.req.query("raw");
+      if (rawParam !== undefined && rawParam !== "true" && rawParam !== "false") {
+        throw new MemoryError("invalid_request", "raw must be true or false", { field: "raw" });
+      }
+      const env = await memory.ump.exportRecords(await fileActor(c, memory), { raw: rawParam === "true", format });
       if (env.skipped) {
         c.header("X-Cairn-Export-Skipped", String(env.skipped.length));
         c.header("X-Cairn-Export-Skipped-Ids", env.skipped.slice(0, 50).map((s) => s.id).join(", "));
