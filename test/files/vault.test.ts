@@ -12,6 +12,7 @@ import { planVault } from "../../src/files/vault-plan.ts";
 import { reconcileVault } from "../../src/files/vault-reconcile.ts";
 import { operatorActor } from "../../src/ump/actor.ts";
 import { parseUmpMarkdown } from "../../src/ump/file-projection.ts";
+import { aliasBomb, noteWith } from "../hardening/corpus/alias-bombs.ts";
 import { openTestMemory, tempDir, type TestMemory } from "../_helpers/memory.ts";
 
 describe("planVault (pure)", () => {
@@ -127,6 +128,19 @@ describe("reconcileVault", () => {
     expect(await count("SELECT COUNT(*) AS n FROM tombstones")).toBe(0);
     renameSync(`${vault}-unmounted`, vault);
     expect((await run()).plan).toMatchObject({ new: 0, deleted: 0, unchanged: 3 });
+  });
+
+  it("reads front matter with the bounded reader and applies the text rule: an alias bomb and a NUL note fail by name, the rest go in", async () => {
+    const { vault, run, count } = await setup();
+    writeFileSync(join(vault, "bomb.md"), noteWith(aliasBomb(8)));
+    writeFileSync(join(vault, "nul.md"), "# Nul\n\nA note with a \u0000 inside.\n");
+    const rss0 = process.memoryUsage().rss;
+    const r = await run();
+    expect(r.failed.map((f) => f.path).sort()).toEqual(["bomb.md", "nul.md"]);
+    expect(r.failed.find((f) => f.path === "bomb.md")!.error).toMatch(/aliases/);
+    expect(r.failed.find((f) => f.path === "nul.md")!.error).toMatch(/U\+0000/);
+    expect(await count("SELECT COUNT(*) AS n FROM chunks WHERE source = 'vault'")).toBe(3);
+    expect(process.memoryUsage().rss - rss0).toBeLessThan(128 * 1024 * 1024);
   });
 
   it("re-points a moved file, re-ingests a modified one and tombstones the chunks of a deleted one", async () => {
