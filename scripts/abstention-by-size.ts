@@ -32,8 +32,8 @@ import { loadEmbedder } from "../src/runtime/model-loader.ts";
 import { openMemoryForRuntime } from "../src/server.ts";
 
 const ROOT = resolve(new URL("..", import.meta.url).pathname);
-// ../shared/data beside the checkout (a git worktree one level deeper finds it one more level up).
-const DATA = [resolve(ROOT, "../shared/data"), resolve(ROOT, "../../shared/data")].find((d) => existsSync(d)) ?? resolve(ROOT, "../shared/data");
+// ../shared/data beside the checkout; CAIRN_SHARED_DATA points elsewhere (a git worktree sits one level deeper).
+const DATA = process.env.CAIRN_SHARED_DATA ?? [resolve(ROOT, "../shared/data"), resolve(ROOT, "../../shared/data")].find((d) => existsSync(d)) ?? resolve(ROOT, "../shared/data");
 const args = process.argv.slice(2);
 const SETS = (args.includes("--sets") ? args[args.indexOf("--sets") + 1] : "short-memories,vaults,scifact,locomo").split(",");
 const MISSES = args.includes("--misses");

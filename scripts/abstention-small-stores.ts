@@ -26,7 +26,8 @@ import { seededRandom } from "../src/eval/scale-corpus.ts";
 import { openMemoryForRuntime } from "../src/server.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const DATA = resolve(ROOT, "../shared/data");
+// ../shared/data beside the checkout; CAIRN_SHARED_DATA points elsewhere (a git worktree sits one level deeper).
+const DATA = process.env.CAIRN_SHARED_DATA ?? [resolve(ROOT, "../shared/data"), resolve(ROOT, "../../shared/data")].find((d) => existsSync(d)) ?? resolve(ROOT, "../shared/data");
 if (!existsSync(join(DATA, "scifact/corpus.jsonl"))) {
   console.log("skipped: ../shared/data is absent");
   process.exit(0);

@@ -34,7 +34,8 @@ import { DEFAULT_RERANK_WEIGHTS, type RerankWeights } from "../src/recall/rerank
 import { openMemoryForRuntime } from "../src/server.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const DATA = resolve(ROOT, "../shared/data");
+// ../shared/data beside the checkout; CAIRN_SHARED_DATA points elsewhere (a git worktree sits one level deeper).
+const DATA = process.env.CAIRN_SHARED_DATA ?? [resolve(ROOT, "../shared/data"), resolve(ROOT, "../../shared/data")].find((d) => existsSync(d)) ?? resolve(ROOT, "../shared/data");
 const args = process.argv.slice(2);
 const opt = (n: string, d: string) => (args.includes(n) ? args[args.indexOf(n) + 1] : d);
 if (!existsSync(join(DATA, "scifact/corpus.jsonl"))) {

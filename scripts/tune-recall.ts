@@ -31,7 +31,8 @@ import { openMemoryForRuntime } from "../src/server.ts";
 const windowArg = (process.argv.includes("--window") ? process.argv[process.argv.indexOf("--window") + 1] : "1,1").split(",").map(Number);
 const window = { before: windowArg[0], after: windowArg[1] };
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const DATA = resolve(ROOT, "../shared/data");
+// ../shared/data beside the checkout; CAIRN_SHARED_DATA points elsewhere (a git worktree sits one level deeper).
+const DATA = process.env.CAIRN_SHARED_DATA ?? [resolve(ROOT, "../shared/data"), resolve(ROOT, "../../shared/data")].find((d) => existsSync(d)) ?? resolve(ROOT, "../shared/data");
 const args = process.argv.slice(2);
 const option = (n: string) => (args.includes(n) ? args[args.indexOf(n) + 1] : undefined);
 interface Variant { name: string; params?: Partial<RecallParams>; graph?: boolean; bm25?: Partial<Bm25Params> }

@@ -26,8 +26,7 @@ export function actorLabelOf(meta: Record<string, unknown> | undefined): ActorLa
   if (!meta) return undefined;
   const conv = meta.conversation as Record<string, unknown> | undefined;
   const out: ActorLabel = {};
-  // An owner is often a URI (`did:key:z6Mk…`, `user:alice`): its last segment is the name a query could use.
-  const owner = typeof meta.owner === "string" ? meta.owner.split(/[:/]/).pop() : undefined;
+  const owner = typeof meta.owner === "string" ? ownerName(meta.owner) : undefined;
   const who = typeof conv?.speaker === "string" ? conv.speaker : owner;
   if (who !== undefined && who.trim() !== "") out.actor = who.trim();
   const spans: DaySpan[] = [];
@@ -41,6 +40,18 @@ export function actorLabelOf(meta: Record<string, unknown> | undefined): ActorLa
   const doc = (meta.document as { id?: unknown } | undefined)?.id;
   if (typeof doc === "string" && doc !== "") out.document = doc;
   return out.actor !== undefined || out.spans !== undefined || out.document !== undefined ? out : undefined;
+}
+
+/**
+ * The name a query could use for an owner URI: its last segment (`user:alice` → `alice`,
+ * `did:web:example.com:users:alice` → `alice`). A DID whose method-specific identifier is one segment
+ * (`did:key:z6Mk…`, `did:web:example.com`, Cairn's `did:cairn:local` for records written without an identity)
+ * names a key, a host or nobody, never a person: no name (issue 36 — "local" in a query lifted every UMP record).
+ */
+function ownerName(owner: string): string | undefined {
+  const did = /^did:[a-z0-9]+:(.*)$/i.exec(owner);
+  if (did && !did[1].includes(":")) return undefined;
+  return owner.split(/[:/]/).pop();
 }
 
 /** Per-chunk actor labels with a term → actor lookup for query matching. */

@@ -11,6 +11,10 @@
  *   we know about Theo?";
  * - `small_store_legs_agree`: the best lexical hit holds every known query term (a third of the query at least)
  *   and is also among the nearest 2% of the store in a full vector scan — "Accessibility requirement for colours".
+ *
+ * and a third for a pattern the dev sets still abstained on (`test/recall/small-store-evidence.test.ts`):
+ * - `small_store_vector_standout`: no lexical candidate at all, but the vector leg's nearest chunk stands far out
+ *   from the rest of the store.
  */
 import type { DocTerms, LexicalHit } from "../lexical/lexical-index.ts";
 import type { QualityAssessment } from "./quality.ts";
@@ -30,6 +34,18 @@ const RARE_DF = 2;
 const RARE_SHARE = 0.04;
 /** The best lexical hit must be among the nearest 2% of the store (one chunk at least) in the full vector scan. */
 const AGREE_SHARE = 0.02;
+/**
+ * The vector-standout guard: the nearest chunk's cosine at least this many standard deviations above the store's
+ * mean and this many above the second nearest. Chosen on the dev sets (short memories at 25–298, the fixture vaults,
+ * LoCoMo conversations): any pair in 4.0–4.5 × 1.0–1.8 gives the same rows; 3.8 × 1.2 answers an off-topic question.
+ */
+const STANDOUT_Z = 4.2;
+const STANDOUT_GAP = 1.5;
+/**
+ * …and the nearest chunk must be near at all: a keyboard-mash query can stand out at a cosine of 0.19 in a store of
+ * 200 scientific abstracts (scripts/abstention-small-stores.ts); the answer it is for sat at 0.48.
+ */
+const STANDOUT_MIN_COSINE = 0.3;
 
 /** What the cheap guards read. */
 export interface GuardInput {
@@ -56,6 +72,7 @@ export function answerGuard(d: RecallDeps, g: GuardInput): QualityAssessment["an
   // there, a best hit holding every known query term (two at least, half the query or more) is an answer.
   const known = rq.terms.filter((t) => t.id !== undefined);
   const holdsKnown = topDoc !== undefined && known.length > 0 && holdsAll(topDoc, known.map((t) => t.id));
+  const n = d.index.lexical.size;
   if (small && holdsKnown && known.length >= 2 && known.length * 2 >= rq.terms.length) return "small_store_known_terms_covered";
   // An acronym is jargon a small store is unlikely to hold by chance, and the static table rarely knows it: a served
   // lexical hit (any of the first `limit`, not only the best — "what is known about AGS" ranks a "known" hit first)
@@ -67,7 +84,6 @@ export function answerGuard(d: RecallDeps, g: GuardInput): QualityAssessment["an
   // 12 of 883 such answerable questions (1.4%, over the 1% budget), and on 1 of 272 unanswerable ones (issue 24).
   if (g.named.size && lex.slice(0, g.limit).some((h) => g.named.has(d.index.actors.actorOf(h.id) ?? ""))) return "names_store_speaker";
   // Issue 36: one known query term of two ("Theo", "paid"), rare in the store and held by the best hit.
-  const n = d.index.lexical.size;
   const rare = Math.min(RARE_DF, Math.floor(RARE_SHARE * n));
   if (small && n >= MIN_CHUNKS && rare >= 1 && holdsKnown && known.length * 2 >= rq.terms.length && known.some((t) => t.idf >= idfOfDf(n, rare))) return "small_store_rare_term_held";
   return undefined;
@@ -87,6 +103,30 @@ export function legsAgreeOnTop(
   if (!known.length || known.length * 3 < rq.terms.length || !holdsAll(topDoc, known.map((t) => t.id))) return false;
   const near = Math.max(1, Math.floor(AGREE_SHARE * d.index.size));
   return vectors.search(qvec, near, filter).some((h) => h.id === lex[0].id);
+}
+
+/**
+ * Issue 36: the vector leg's nearest chunk stands far out from the rest of the (small) store — its cosine is at
+ * least `STANDOUT_Z` standard deviations above the mean over every chunk in scope, and `STANDOUT_GAP` above the
+ * second nearest, and at least `STANDOUT_MIN_COSINE` — while the lexical leg found nothing ("When did I hike to
+ * Machu Picchu?" → "Did the Inca Trail in 2018"). A high cosine alone is no evidence (off-topic questions reach the same cosines in a small store: "What's
+ * the population of Brazil?" 0.49 against 0.48); standing alone is. Run only when recall is about to abstain and
+ * the vector leg scanned the store, so `top` is its nearest chunk.
+ */
+export function vectorStandsOut(
+  d: RecallDeps, lex: readonly LexicalHit[], qvec: Float32Array | undefined, top: number | undefined, filter: (id: number) => boolean,
+): boolean {
+  const vectors = d.index.vectors;
+  if (lex.length || !qvec || !vectors || top === undefined || d.index.size > SMALL_STORE || d.index.size < MIN_CHUNKS) return false;
+  const all = vectors.search(qvec, d.index.size, filter);
+  if (all.length < MIN_CHUNKS || all[0].id !== top) return false;
+  let sum = 0;
+  for (const h of all) sum += h.score;
+  const mean = sum / all.length;
+  let sq = 0;
+  for (const h of all) sq += (h.score - mean) ** 2;
+  const sd = Math.sqrt(sq / all.length);
+  return sd > 0 && all[0].score >= STANDOUT_MIN_COSINE && all[0].score - mean >= STANDOUT_Z * sd && all[0].score - all[1].score >= STANDOUT_GAP * sd;
 }
 
 /** BM25 idf of a term held by `df` of `n` chunks (the scorer's form): a rarer term has a higher idf. */

@@ -42,7 +42,7 @@ export interface QualityAssessment {
   /** Set when the lexical evidence alone rules abstention out (issue 24): the reason. */
   answer_guard?:
     | "lexical_hit_covers_query" | "title_in_query" | "small_store_known_terms_covered" | "small_store_acronyms_held" | "names_store_speaker"
-    | "small_store_rare_term_held" | "small_store_legs_agree";
+    | "small_store_rare_term_held" | "small_store_legs_agree" | "small_store_vector_standout";
 }
 
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4;

@@ -14,7 +14,7 @@ import { STATIC_MODEL_ID } from "../embed/static-embedder.ts";
 import { assessQuality, type QualityAssessment } from "./quality.ts";
 import type { RecallQuery } from "./query-doc.ts";
 import type { RecallDeps } from "./recall-deps.ts";
-import { acronymTermIds, answerGuard, legsAgreeOnTop, SMALL_STORE } from "./answer-guard.ts";
+import { acronymTermIds, answerGuard, legsAgreeOnTop, SMALL_STORE, vectorStandsOut } from "./answer-guard.ts";
 import { capPerDocument } from "./document-cap.ts";
 import { graphStage } from "./graph-stage.ts";
 import { clusterScores, rerankHead, rerankQuery } from "./rerank-stage.ts";
@@ -72,6 +72,8 @@ export async function searchScope(
     quality.answer_guard = answerGuard(d, { limit: q.limit, rq, lex, topCoverage: top?.features.coverage, topDoc, named: who.named, acronyms });
     // Issue 36: about to abstain in a small store — do the two legs agree on the best lexical hit?
     if (!quality.answer_guard && quality.confidence < p.abstainBelow && legsAgreeOnTop(d, rq, lex, topDoc, qvec, filter)) quality.answer_guard = "small_store_legs_agree";
+    // …or does the vector leg's nearest chunk stand far out from the rest of the store?
+    if (!quality.answer_guard && quality.confidence < p.abstainBelow && scan && !d.ann && vectorStandsOut(d, lex, qvec, vec[0]?.id, filter)) quality.answer_guard = "small_store_vector_standout";
     return { scan, vec, agreement, rq, quality };
   };
   // The vector leg scans the whole store when it is asked for (`vec`, `hyde`, `source: vector`, or the
