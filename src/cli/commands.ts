@@ -7,38 +7,26 @@ import { ConfigError } from "../config/read-var.ts";
 import { parseConfig } from "../config/parse-config.ts";
 import { isMemoryError, MemoryError } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
-import { reconcileVault } from "../files/vault-reconcile.ts";
 import type { Memory } from "../memory.ts";
 import { runMcpStdio } from "../mcp/stdio.ts";
 import { currentDir, exitProcess, onShutdown, readTextFile } from "../runtime/platform.ts";
 import { bootServer, openMemoryForRuntime, openMigrationForRuntime } from "../server.ts";
-import { operatorActor } from "../ump/actor.ts";
 import { evalCommand, type EvalOptions } from "./eval.ts";
 import { checkConsistencyCommand, resolveCommand, undoResolveCommand, verifyCertificateCommand, type CommandOutcome } from "./governance-commands.ts";
 import { ingestDir } from "./ingest-dir.ts";
 import { PARCEL_REFUSALS, parcelExportCommand, parcelImportCommand, parcelLedgerCommand } from "./parcel-commands.ts";
-import { type CliOutput, createProgress } from "./progress.ts";
+import type { CliIo, CliState } from "./cli-io.ts";
 import { explainLines, queryLines } from "./query.ts";
 import { reviewCommand } from "./review-commands.ts";
 import { statusLines } from "./status.ts";
 import { type UmpCliOptions, umpExport, umpImport, umpKeygen, umpRevoke, umpToken } from "./ump-commands.ts";
+import { registerVaultCommands } from "./vault-cli.ts";
 import { workflowNoteCommand } from "./workflow-commands.ts";
 import { kbBuildCommand } from "./kb-commands.ts";
 import { migrateMultiDbCommand } from "./migrate-commands.ts";
 import { connectCommand, connectorStatusCommand, syncCommand, type ConnectOptions } from "./connector-commands.ts";
 
-/** A command's sinks and environment. */
-export interface CliIo extends CliOutput {
-  /** The environment the config is parsed from (the process's, or a test's). */
-  env: Record<string, string | undefined>;
-}
-
-/** Set by a command that ran and failed (exit code 1), or whose error is a usage error (exit code 2). */
-export interface CliState {
-  failed: boolean;
-  /** The error the command threw is the caller's input refused (a refused parcel): exit 2, docs/cli.md. */
-  usage?: boolean;
-}
+export type { CliIo, CliState } from "./cli-io.ts";
 
 /** Registers every command on `cli`. */
 export function registerCommands(cli: CAC, io: CliIo, state: CliState): void {
@@ -255,34 +243,7 @@ export function registerCommands(cli: CAC, io: CliIo, state: CliState): void {
       throw new MemoryError("invalid_request", `Unknown parcel action "${action}"; use export, import or ledger`);
     });
 
-  cli.command("reconcile <path>", "Two-way reconcile of a markdown vault with the store")
-    .option("--kind <kind>", "Source kind (vault)", { default: "vault" })
-    .option("--project <name>", "Project whose UMP records are written into the vault (default: the directory name)")
-    .option("--one-way", "Read the vault only; write nothing into it")
-    .option("--dry-run", "Print the plan; change nothing")
-    .option("--json", "Print the report as JSON")
-    .action(async (path: string, o: { kind: string; project?: string; oneWay?: boolean; dryRun?: boolean; json?: boolean }) => {
-      if (o.kind !== "vault") throw new MemoryError("invalid_request", `--kind must be vault, got "${o.kind}"`);
-      const memory = await openMemoryForRuntime(parseConfig(io.env));
-      try {
-        const progress = createProgress(0, "reconcile", io);
-        const r = await reconcileVault(memory, path, {
-          actor: operatorActor(await memory.ump.operatorDid()), project: o.project, writeBack: !o.oneWay, dryRun: o.dryRun,
-          onStep: (a) => progress.tick(a.op),
-        });
-        if (o.json) io.out(JSON.stringify(r, null, 2));
-        else {
-          for (const c of r.conflicts) io.err(`conflict: ${c.path}: ${c.reason}\n`);
-          for (const f of r.failed) io.err(`failed: ${f.path}: ${f.error}\n`);
-          const p = r.plan;
-          progress.done(`reconcile: ${p.new} new, ${p.modified} modified, ${p.moved} moved, ${p.deleted} deleted, ${p.unchanged} unchanged, ` +
-            `${p.written} written, ${r.swept} swept, ${r.conflicts.length} conflicts, ${r.failed.length} failed${o.dryRun ? " (dry run)" : ""}`);
-        }
-        if (r.failed.length) state.failed = true;
-      } finally {
-        await memory.close();
-      }
-    });
+  registerVaultCommands(cli, io, state);
 
   cli.command("mcp", "Run the MCP server over stdio (tools ump.*, resources ump://{project}/{id})")
     .option("--token <token>", "Act as this capability token instead of the local operator")

@@ -1,7 +1,8 @@
 /**
  * `cairn ingest-dir <dir>` (SPEC §4.12): ingests a whole markdown vault
  * (front matter, wikilinks, nested folders) through the markdown door,
- * stamped `vault`, one verbatim chunk per note, each file recorded as a
+ * stamped `vault` (the same chunks, entities and edges as `/ingest/markdown`;
+ * front matter is metadata, never chunk text), each file recorded as a
  * source so a later `cairn reconcile <dir> --kind vault` knows it. Title =
  * front matter `title`, else the first heading, else the file name. One bad
  * file is reported and counted, never fatal. A progress bar on a TTY.

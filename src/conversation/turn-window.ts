@@ -34,11 +34,12 @@ export function clipBytes(text: string, max: number): string {
 /** Renders turn `j` of `turns` (already cleaned) with its window. */
 export function renderTurn(
   turns: readonly { speaker: string; text: string }[], j: number,
-  o: { session: { id: string; date?: string }; day?: number; dates: readonly ResolvedDate[]; window: TurnWindow },
+  o: { session: { id: string; date?: string; title?: string }; day?: number; dates: readonly ResolvedDate[]; window: TurnWindow },
 ): { title: string; content: string; index: number } {
   const line = (t: { speaker: string; text: string }) => `${t.speaker}: ${t.text}`;
   const own = line(turns[j]);
-  const parts = [o.session.date !== undefined ? `Session ${o.session.id} · ${o.session.date}` : `Session ${o.session.id}`];
+  // The session line: its id, date and (an imported chat's) title, so "the chat about sourdough" finds its turns.
+  const parts = [[`Session ${o.session.id}`, o.session.date, o.session.title].filter((x) => x !== undefined).join(" · ")];
   for (let k = Math.max(0, j - o.window.before); k <= Math.min(turns.length - 1, j + o.window.after); k++) parts.push(line(turns[k]));
   if (o.dates.length) parts.push(o.dates.map((d) => `(${d.text}: ${d.from === d.to ? spellDay(d.from) : `${spellDay(d.from)} to ${spellDay(d.to)}`})`).join(" "));
   return { title: clipBytes(own.replace(/\s+/g, " ").trim(), TITLE_MAX), content: parts.join("\n"), index: j };
@@ -47,9 +48,13 @@ export function renderTurn(
 /** A turn's `meta.conversation` labels (speaker-aware and date-aware recall read them: src/recall/actor-labels.ts). */
 export function conversationMeta(o: {
   session: string; speaker: string; turn: number; sessionDate?: string; day?: number; turnId?: string; dates: readonly ResolvedDate[];
+  sessionTitle?: string; time?: string; source?: string;
 }): Record<string, unknown> {
   const conversation: Record<string, unknown> = { session: o.session, speaker: o.speaker, turn: o.turn };
   if (o.sessionDate !== undefined) conversation.session_date = o.sessionDate;
+  if (o.sessionTitle !== undefined) conversation.session_title = o.sessionTitle;
+  if (o.time !== undefined) conversation.time = o.time;
+  if (o.source !== undefined) conversation.source = o.source;
   if (o.day !== undefined) conversation.day = new Date(o.day).toISOString().slice(0, 10);
   if (o.turnId !== undefined) conversation.turn_id = o.turnId;
   if (o.dates.length) conversation.dates = o.dates.map((d) => ({ text: d.text, from: d.from, to: d.to, spelled: spellDay(d.from) }));

@@ -11,11 +11,10 @@
  * right after the first finds nothing to do.
  */
 import type { Memory } from "../memory.ts";
-import {
-  absolutePath, ensureParentDir, readTextFile, readTextIfExists, removeFile, walkFiles, writeFileAtomic,
-} from "../runtime/platform.ts";
+import { absolutePath, ensureParentDir, readTextIfExists, removeFile, writeFileAtomic } from "../runtime/platform.ts";
 import type { UmpActor } from "../ump/actor.ts";
 import { parseUmpMarkdown, serialiseUmpMarkdown } from "../ump/file-projection.ts";
+import { type ScanCache, scanVault } from "./vault-scan.ts";
 import { type DiskEntry, isRecordFile, type Outbound, planVault, type RecordHead, type SourceEntry, type VaultAction, type VaultPlan } from "./vault-plan.ts";
 
 /** Options of one reconcile. */
@@ -32,6 +31,12 @@ export interface VaultOptions {
   dryRun?: boolean;
   /** Called after each applied step. */
   onStep?: (a: VaultAction, done: number, total: number) => void;
+  /** Called once the plan is made, before any step. */
+  onPlan?: (plan: VaultPlan) => void;
+  /** The watch's file cache (`vault-scan.ts`): only changed or event-named files are read again. */
+  cache?: ScanCache;
+  /** Root-relative paths an event named since the last run. */
+  dirty?: ReadonlySet<string>;
 }
 
 /** What one reconcile did. */
@@ -42,15 +47,17 @@ export interface VaultReport {
   swept: number;
   conflicts: { path: string; reason: string }[];
   failed: { path: string; error: string }[];
+  /** Files that changed or vanished between the scan and their step: untouched; the next run (or batch) takes them. */
+  retry: { path: string; reason: string }[];
 }
+
+/** A file that changed or vanished after the scan read it (not a failure: the next run sees it as it is then). */
+class Moved extends Error {}
 
 /** Reconciles a vault directory with the store. */
 export async function reconcileVault(memory: Memory, dir: string, o: VaultOptions): Promise<VaultReport> {
   const root = await absolutePath(dir);
-  const rel = (p: string) => p.slice(root.length + 1);
-  const files = await walkFiles(root, [".md", ".markdown"]);
-  const disk: DiskEntry[] = [];
-  for (const f of files) disk.push({ path: rel(f), hash: await memory.sources.hashOf(await readTextFile(f)) });
+  const disk: DiskEntry[] = await scanVault(root, (t) => memory.sources.hashOf(t), { cache: o.cache, dirty: o.dirty });
   const sources: SourceEntry[] = (await memory.sources.list("vault", root)).filter((s) => s.state === "active")
     .map((s) => ({ id: s.id, path: s.path, hash: s.hash, ...(s.recordId !== undefined ? { recordId: s.recordId } : {}) }));
   const heads = new Map<string, RecordHead>();
@@ -71,7 +78,8 @@ export async function reconcileVault(memory: Memory, dir: string, o: VaultOption
   }
   const plan = planVault({ disk, sources, heads, outbound });
   const { actions, ...counts } = plan;
-  const report: VaultReport = { root, plan: counts, applied: 0, swept: 0, conflicts: [], failed: [] };
+  const report: VaultReport = { root, plan: counts, applied: 0, swept: 0, conflicts: [], failed: [], retry: [] };
+  o.onPlan?.(plan);
   if (o.dryRun) {
     for (const a of actions) if (a.op === "conflict") report.conflicts.push({ path: a.path, reason: a.reason });
     return report;
@@ -82,7 +90,8 @@ export async function reconcileVault(memory: Memory, dir: string, o: VaultOption
     try {
       await apply(memory, root, a, o.actor, hashes, report);
     } catch (e) {
-      report.failed.push({ path: pathOf(a), error: (e as Error).message });
+      if (e instanceof Moved) report.retry.push({ path: pathOf(a), reason: e.message });
+      else report.failed.push({ path: pathOf(a), error: (e as Error).message });
     }
     o.onStep?.(a, ++done, actions.length);
   }
@@ -94,8 +103,9 @@ async function apply(memory: Memory, root: string, a: VaultAction, actor: UmpAct
   const abs = (p: string) => `${root}/${p}`;
   // Reads a file and insists it is still what the plan saw.
   const readSeen = async (path: string): Promise<string> => {
-    const text = await readTextFile(abs(path));
-    if ((await memory.sources.hashOf(text)) !== hashes.get(path)) throw new Error("The file changed while reconciling; run again");
+    const text = await readTextIfExists(abs(path));
+    if (text === undefined) throw new Moved("The file vanished while reconciling");
+    if ((await memory.sources.hashOf(text)) !== hashes.get(path)) throw new Moved("The file changed while reconciling");
     return text;
   };
   const writeGuarded = async (path: string, content: string, expect: string | null): Promise<boolean> => {
@@ -123,6 +133,9 @@ async function apply(memory: Memory, root: string, a: VaultAction, actor: UmpAct
     }
     case "move":
       await memory.sources.moveFile(toSource(a.source, root), a.to);
+      // A note's chunks name its path (evidence `source_link`) and may take their title from the file name: the
+      // moved note is read again, and the chunks whose labels changed are replaced.
+      if (!isRecordFile(a.to)) await memory.sources.ingestFile({ kind: "vault", root, path: a.to, content: await readSeen(a.to) });
       break;
     case "delete":
       await memory.sources.deleteFile(toSource(a.source, root));

@@ -19,7 +19,7 @@ import { confidenceFor, originFor } from "./confidence.ts";
 import type { WriteContext } from "./context.ts";
 import { requireRegisteredDomain } from "./ingest-structured.ts";
 import { MarkdownBody, type MarkdownInput } from "./ingest-schema.ts";
-import { writeChunks } from "./write-chunk.ts";
+import { type Replacing, writeChunks } from "./write-chunk.ts";
 
 /** What the graph port receives for one markdown document. */
 export interface MarkdownGraphInput {
@@ -40,9 +40,9 @@ export interface MarkdownIngestOptions {
   /** Source link recorded for evidence (e.g. a vault-relative path). */
   sourceLink?: string;
   maxChars?: number;
-  /** Store the document as one verbatim chunk (the vault binding: lossless round trip, file write-back). */
-  whole?: boolean;
   graph?: MarkdownGraphPort;
+  /** Stored chunks this write replaces or removes in its transaction (the file doors: `write-chunk.ts` `Replacing`). */
+  replacing?: Replacing;
 }
 
 /** Per-chunk reply entry. */
@@ -102,16 +102,16 @@ export async function prepareMarkdown(ctx: WriteContext, raw: MarkdownInput, opt
   // SPEC §8: each stage and each chunk below is a slice boundary of the request's deadline.
   await paceWork(ctx.work);
   const span = bodySpan(content, parsed);
-  // Issue 22 item 5 (docs/write-doors.md "Markdown chunking"): a body that fits in `maxChars` is one chunk, whatever its
-  // headings; front matter is never chunk text (it is every chunk's `meta.frontmatter`). The vault binding
-  // (`whole`) and a note that is only front matter keep the document verbatim.
-  const parts = opts.whole || span === undefined
+  // Issue 22 item 5 (docs/write-doors.md "Markdown chunking"): a body that fits in `maxChars` is one chunk, whatever
+  // its headings; front matter is never chunk text (it is every chunk's `meta.frontmatter`), through every door
+  // (the file doors included). A note that is only front matter keeps the document verbatim.
+  const parts = span === undefined
     ? [{ text: content, headingPath: pieces[0]?.headingPath ?? [], startLine: 1, endLine: content.split("\n").length }]
     : span.text.length <= (opts.maxChars ?? DEFAULT_MAX_CHARS) || pieces.length <= 1
     ? [{ text: span.text, headingPath: pieces[0]?.headingPath ?? [], startLine: span.startLine, endLine: span.endLine }]
     : pieces.map((p) => ({ text: p.text, headingPath: p.headingPath, startLine: p.startLine, endLine: p.endLine }));
   const docMeta: Record<string, unknown> = {};
-  if (parsed.bodyStartLine > 2 && !opts.whole) docMeta.frontmatter = content.split("\n").slice(1, parsed.bodyStartLine - 2).join("\n");
+  if (parsed.bodyStartLine > 2) docMeta.frontmatter = content.split("\n").slice(1, parsed.bodyStartLine - 2).join("\n");
   if (parsed.tags.length) docMeta.tags = parsed.tags;
   if (parsed.aliases.length) docMeta.aliases = parsed.aliases;
   const chunks: NewChunk[] = [];
@@ -142,7 +142,7 @@ export async function ingestMarkdown(ctx: WriteContext, raw: MarkdownInput, opts
       const made = parts.flatMap((p, i) => (created[i] !== undefined ? [{ id: created[i]!, headingPath: p.headingPath, text: p.text }] : []));
       graph = await opts.graph!(tx, { domain, title, parsed, chunks: made, now });
     }
-    : undefined, "ingest_markdown");
+    : undefined, "ingest_markdown", undefined, undefined, opts.replacing);
   const results: MarkdownChunkResult[] = outcomes.map((o, i) => {
     const r: MarkdownChunkResult = { id: o.id, status: o.status, heading_path: parts[i].headingPath, line_start: parts[i].startLine, line_end: parts[i].endLine };
     if (o.chunk.flagged) r.flagged = true;

@@ -12,6 +12,7 @@ import type { Exec } from "../store/db.ts";
 import { dbsOf, writeIn } from "../store/domain-dbs.ts";
 import { putVectors } from "../store/vectors.ts";
 import type { WriteContext } from "./context.ts";
+import { removeChunkInTx } from "./remove-chunk.ts";
 import { runTxHooks, type TxEvent } from "./ports.ts";
 import { screenWrites } from "./screen-write.ts";
 import { embedText, screenAndEmbed } from "./text-work.ts";
@@ -39,6 +40,20 @@ export async function writeChunk(ctx: WriteContext, c: NewChunk, extra?: ExtraWr
 export type AfterWrites = (tx: Exec, ids: number[]) => Promise<void>;
 
 /**
+ * Chunks a write removes in its own transaction (each with a tombstone and an audit row, as `DELETE /memory/{id}`):
+ * the file doors keep a note's chunks equal to what the markdown door makes of the note as it is now, and a
+ * re-imported conversation keeps its session equal to the export's turns.
+ */
+export interface Replacing {
+  /** Replace a stored duplicate (same content hash, same domain) when this says its labels are stale. */
+  replace?: (stored: Chunk, fresh: NewChunk) => boolean;
+  /** Chunk ids removed (when still present) in the write's transaction. */
+  remove?: readonly number[];
+  /** The tombstone reason of what `replace` and `remove` delete. */
+  reason?: string;
+}
+
+/**
  * Writes several chunks atomically. Duplicates (by content hash, also within
  * the batch) are returned as such and cost no writes; `extra` runs once,
  * after the chunk rows, only when at least one chunk was created.
@@ -46,15 +61,30 @@ export type AfterWrites = (tx: Exec, ids: number[]) => Promise<void>;
  */
 export async function writeChunks(
   ctx: WriteContext, input: NewChunk[], extra?: ExtraWrites, action = "ingest", auditDetail?: Record<string, unknown>,
-  after?: AfterWrites,
+  after?: AfterWrites, replacing: Replacing = {},
 ): Promise<WriteOutcome[]> {
   // Multi-database mode: each domain's chunks commit in its own database, one domain at a time (docs/scale-out.md).
   const domains = [...new Set(input.map((c) => c.domain))];
-  if (ctx.db.router !== undefined && domains.length > 1) return await writeByDomain(ctx, input, domains, extra, action, auditDetail, after);
+  if (ctx.db.router !== undefined && domains.length > 1) {
+    if (replacing.replace || replacing.remove?.length) throw new MemoryError("invalid_request", "a replacing write must stay within one domain in multi-database mode", undefined, 400);
+    return await writeByDomain(ctx, input, domains, extra, action, auditDetail, after);
+  }
   const known = await findAnywhere(ctx, input.map((c) => c.contentHash));
   // SPEC §8: the screen and the embedding are paced by the request's deadline (src/ingest/text-work.ts); past it
   // the write stops here, or at its transaction's COMMIT (src/store/db.ts), with nothing written.
   checkWork(ctx.work);
+  // Stale duplicates to replace: deleted, then written afresh, in the transaction below.
+  const replaced = new Set<number>();
+  if (replacing.replace) {
+    for (const c of input) {
+      const had = known.get(c.contentHash);
+      if (had && had.domain === c.domain && replacing.replace(had, c)) {
+        replaced.add(had.id);
+        known.delete(c.contentHash);
+      }
+    }
+  }
+  const removing = [...new Set([...replaced, ...(replacing.remove ?? [])])];
   const pre = input.map((c) => known.get(c.contentHash));
   const todo: { i: number; c: NewChunk }[] = [];
   const seen = new Set<string>();
@@ -76,9 +106,11 @@ export async function writeChunks(
     t.c = { ...t.c, flagged: released ? false : t.c.flagged || verdict.flagged, meta: { ...(t.c.meta ?? {}), screen: verdict.result } };
   });
   const vectors = text.vectors;
+  const removed: number[] = [];
   const out = await writeIn(ctx.db, domains[0] ?? "global", async (tx) => {
     const res: (WriteOutcome | undefined)[] = new Array(input.length);
     const created: (number | undefined)[] = new Array(input.length);
+    for (const id of removing) if (await removeChunkInTx(ctx, tx, id, replacing.reason ?? "replaced")) removed.push(id);
     let count = todo.length ? await countEverywhere(ctx, tx) : 0;
     const byHash = new Map<string, WriteOutcome>();
     // Re-check inside the serialised transaction: a concurrent request may have written the same content.
@@ -88,7 +120,7 @@ export async function writeChunks(
     for (let k = 0; k < todo.length; k++) {
       const { i, c } = todo[k];
       const again = written.get(c.contentHash);
-      if (again) {
+      if (again && !removed.includes(again.id)) {
         res[i] = { id: again.id, status: "duplicate", domain: again.domain, chunk: again };
         continue;
       }
@@ -124,6 +156,7 @@ export async function writeChunks(
     }
     return { res, byHash };
   });
+  for (const id of removed) for (const h of ctx.indexHooks) h.removed(id);
   const firstOf = new Map<string, number>();
   input.forEach((c, i) => { if (!firstOf.has(c.contentHash)) firstOf.set(c.contentHash, i); });
   const result = input.map((c, i) => {

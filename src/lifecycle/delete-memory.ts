@@ -5,12 +5,10 @@
  */
 import { MemoryError } from "../core/errors.ts";
 import type { WriteContext } from "../ingest/context.ts";
-import { deleteChunkRow, getChunk } from "../store/chunks.ts";
+import { removeChunkInTx } from "../ingest/remove-chunk.ts";
+import { getChunk } from "../store/chunks.ts";
 import type { Chunk } from "../core/types.ts";
 import { groupIds, writeIn } from "../store/domain-dbs.ts";
-import { releaseEdgesOfChunk } from "../store/graph-rows.ts";
-import { insertTombstone } from "../store/tombstones.ts";
-import { deleteVector } from "../store/vectors.ts";
 
 /** Parses a path id: a positive decimal integer, else 400 (SPEC §4.4). */
 export function parseChunkId(raw: string): number {
@@ -25,16 +23,7 @@ export async function deleteMemory(ctx: WriteContext, id: number, reason = "dele
   const existing = await findChunk(ctx, id);
   if (!existing) throw new MemoryError("not_found", `memory ${id} not found`);
   // Multi-database mode: the chunk's rows go in its domain's database, the audit row in the global one.
-  const done = await writeIn(ctx.db, existing.domain, async (tx) => {
-    const c = await getChunk(tx, id);
-    if (!c) return false;
-    await deleteVector(tx, id);
-    await releaseEdgesOfChunk(tx, id);
-    await deleteChunkRow(tx, id);
-    await insertTombstone(tx, { chunkId: id, domain: c.domain, contentHash: c.contentHash, reason, deletedAt: ctx.clock().toISOString() });
-    for (const h of ctx.txHooks) await h(tx, { action: "delete", chunkId: id, detail: { domain: c.domain, content_hash: c.contentHash, reason } });
-    return true;
-  });
+  const done = await writeIn(ctx.db, existing.domain, async (tx) => (await removeChunkInTx(ctx, tx, id, reason)) !== undefined);
   if (!done) throw new MemoryError("not_found", `memory ${id} not found`);
   for (const h of ctx.indexHooks) h.removed(id);
   return { deleted: true };

@@ -1,10 +1,15 @@
 /**
  * File sources (SPEC §2.1 ingest kind `vault`, §4.4 `POST /sources/reconcile`):
  * the store side of the vault binding. A vault note goes through the
- * markdown door (`/ingest/markdown`: screen, graph edges from annotations,
- * tags and aliases) stamped `vault`, kept as one verbatim chunk so front
- * matter, wikilinks, aliases and tags export unchanged. Every step writes
- * an audit row. A deleted
+ * markdown door (`/ingest/markdown`: front matter out of the chunk text and
+ * into `meta.frontmatter`, heading-aware chunks with line spans, screen,
+ * graph edges from annotations, tags and aliases) stamped `vault`, so every
+ * file door stores what `/ingest/markdown` stores for the same file. The
+ * file on disk stays the source of truth: the source row keeps its hash
+ * (guarding moves and write-back of record files), and a changed note's
+ * chunks whose labels went stale (title, front matter, line spans, path)
+ * are replaced in the write's transaction. Every step writes an audit row.
+ * A deleted
  * or changed file leaves orphan chunks behind; `reconcile()` sweeps them
  * (each with a tombstone and an audit row, through `DELETE /memory/{id}`'s
  * path). Only chunks stamped `vault` are swept: a note whose text equals
@@ -20,8 +25,9 @@ import { parseMarkdown } from "../markdown/mod.ts";
 import { getChunk } from "../store/chunks.ts";
 import { linkedFromConnector } from "../store/connectors.ts";
 import type { Db } from "../store/db.ts";
+import type { Chunk, NewChunk } from "../core/types.ts";
 import {
-  chunksOfSource, dropStaleLinks, type FileSource, listFileSources, listOrphanChunks, markFileSourceDeleted, moveFileSource,
+  chunksOfSource, chunksOwnedBySource, dropStaleLinks, type FileSource, findFileSource, listFileSources, listOrphanChunks, markFileSourceDeleted, moveFileSource,
   purgeEmptyDeletedSources, setSourceChunks, unlinkChunkFromSources, upsertFileSource,
 } from "../store/file-sources.ts";
 
@@ -70,6 +76,19 @@ export function noteTitle(path: string, content: string): string {
   return base.replace(/\.(md|markdown)$/i, "") || base;
 }
 
+/** Canonical JSON (sorted keys) of a chunk's labels: what a fresh ingest of the same file would store beside the text. */
+function labelsOf(c: { title?: string; source: string; meta?: Record<string, unknown> }): string {
+  const { screen: _s, owner: _o, ump_id: _u, ...meta } = c.meta ?? {};
+  const sort = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(sort) : v !== null && typeof v === "object" ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])])) : v;
+  return JSON.stringify(sort({ title: c.title ?? null, source: c.source, meta }));
+}
+
+/** True when a stored chunk carries the labels a fresh ingest would give it. */
+function sameLabels(stored: Chunk, fresh: NewChunk): boolean {
+  return labelsOf(stored) === labelsOf(fresh);
+}
+
 /** Builds the service. */
 export function createSourceService(d: SourceDeps): SourceService {
   const now = () => d.clock().toISOString();
@@ -79,8 +98,14 @@ export function createSourceService(d: SourceDeps): SourceService {
     async ingestFile(f) {
       const body: MarkdownInput = { title: noteTitle(f.path, f.content), content: f.content };
       if (f.domain) body.domain = f.domain;
-      // One verbatim chunk per note, so front matter, wikilinks and tags export unchanged (and a note can be written back).
-      const r = await d.ingestMarkdown(body, { kind: "vault", sourceLink: f.path, whole: true });
+      // The note's own earlier chunks whose labels no longer match the file are replaced, so the stored note equals a
+      // fresh ingest of the file whatever its history (a watch that saw every save ends where one reconcile ends).
+      const had = await findFileSource(d.db.client, f.kind, f.root, f.path);
+      const owned = new Set(had ? await chunksOwnedBySource(d.db.client, had.id) : []);
+      const r = await d.ingestMarkdown(body, {
+        kind: "vault", sourceLink: f.path,
+        replacing: { replace: (stored, fresh) => owned.has(stored.id) && stored.source === "vault" && !sameLabels(stored, fresh), reason: "source_changed" },
+      });
       const out: FileIngest = { sourceId: 0, chunkIds: r.chunks.map((c) => c.id), created: 0, duplicate: 0 };
       for (const c of r.chunks) out[c.status === "created" ? "created" : "duplicate"]++;
       const hash = await xxh3Hex(f.content);

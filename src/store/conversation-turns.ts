@@ -3,6 +3,7 @@
  * session, in one domain, written for one owner (`meta.owner`), newest first. Index: migration 110.
  */
 import type { Exec } from "./db.ts";
+import { localOf } from "./domain-dbs.ts";
 
 /** One earlier turn: its chunk title (`Speaker: text`) and labels. */
 export interface StoredTurn {
@@ -30,4 +31,15 @@ export async function lastSessionTurns(
   });
   const lastTurn = turns.reduce((m, t) => Math.max(m, t.turn ?? -1), turns.length ? turns.length - 1 : -1);
   return { turns: turns.slice(0, o.limit).reverse(), lastTurn };
+}
+
+/** The chunks of one session that an import of `source` stored (`meta.conversation.source`), with their hashes. */
+export async function sessionChunks(ex: Exec, o: { domain: string; session: string; source: string }): Promise<{ id: number; contentHash: string }[]> {
+  ex = localOf(ex);
+  const rs = await ex.execute({
+    sql: `SELECT id, content_hash FROM chunks WHERE json_extract(meta, '$.conversation.session') = ? AND domain = ?
+          AND json_extract(meta, '$.conversation.source') = ? ORDER BY id`,
+    args: [o.session, o.domain, o.source],
+  });
+  return rs.rows.map((r) => ({ id: Number(r.id), contentHash: String(r.content_hash) }));
 }

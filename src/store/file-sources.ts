@@ -107,3 +107,25 @@ export async function purgeEmptyDeletedSources(ex: Exec): Promise<number> {
     AND NOT EXISTS (SELECT 1 FROM file_source_chunks k WHERE k.source_id = file_sources.id)`);
   return rs.rowsAffected;
 }
+
+/** The source at a path (any state), or undefined. */
+export async function findFileSource(ex: Exec, kind: string, root: string, path: string): Promise<FileSource | undefined> {
+  const rs = await ex.execute({ sql: "SELECT * FROM file_sources WHERE kind = ? AND root = ? AND path = ?", args: [kind, root, path] });
+  return rs.rows.length ? toSource(rs.rows[0]) : undefined;
+}
+
+/**
+ * Chunks a source alone holds: linked to it (current or stale) and current in no other active source. A file door
+ * may replace these when the file's labels changed (title, front matter, line spans); a chunk another file shares
+ * keeps the labels it was first written with.
+ */
+export async function chunksOwnedBySource(ex: Exec, sourceId: number): Promise<number[]> {
+  const rs = await ex.execute({
+    sql: `SELECT l.chunk_id AS id FROM file_source_chunks l WHERE l.source_id = ?
+          AND NOT EXISTS (SELECT 1 FROM file_source_chunks k JOIN file_sources s ON s.id = k.source_id
+                          WHERE k.chunk_id = l.chunk_id AND k.source_id <> l.source_id AND k.stale = 0 AND s.state = 'active')
+          ORDER BY l.chunk_id`,
+    args: [sourceId],
+  });
+  return rs.rows.map((r) => Number(r.id));
+}

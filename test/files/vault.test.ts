@@ -12,6 +12,7 @@ import { planVault } from "../../src/files/vault-plan.ts";
 import { reconcileVault } from "../../src/files/vault-reconcile.ts";
 import { operatorActor } from "../../src/ump/actor.ts";
 import { parseUmpMarkdown } from "../../src/ump/file-projection.ts";
+import { aliasBomb, noteWith } from "../hardening/corpus/alias-bombs.ts";
 import { openTestMemory, tempDir, type TestMemory } from "../_helpers/memory.ts";
 
 describe("planVault (pure)", () => {
@@ -104,12 +105,42 @@ describe("reconcileVault", () => {
     expect(second.swept).toBe(0);
     expect(await count("SELECT COUNT(*) AS n FROM audit_log")).toBe(audit);
     expect(snapshot(vault)).toEqual(files);
-    // Obsidian: the note (front matter, wikilinks, aliases, tags, nested folders) exports unchanged.
+    // Obsidian: the note's body (wikilinks, aliases, tags) exports unchanged as the record's text, its front matter
+    // block verbatim beside it (`x-cairn.meta.frontmatter`), never as text.
+    const [fm, body] = [NOTE.split("\n").slice(1, 4).join("\n"), NOTE.split("\n").slice(5).join("\n")];
     const exported = (await (await m.req("GET", "/export?format=ump")).json()).records;
-    expect(exported.map((r: { body: { text: string } }) => r.body.text)).toContain(NOTE);
-    expect(exported.find((r: { body: { text: string } }) => r.body.text === NOTE).title).toBe("Welcome");
+    expect(exported.map((r: { body: { text: string } }) => r.body.text)).toContain(body);
+    const welcome = exported.find((r: { body: { text: string } }) => r.body.text === body);
+    expect(welcome.title).toBe("Welcome");
+    expect(welcome["x-cairn"].chunk.meta).toMatchObject({ frontmatter: fm, tags: ["onboarding", "infra/db"], aliases: ["Start here"], line_start: 6 });
     const md = await (await m.req("GET", "/export?format=ump-md")).text();
-    expect(parseUmpMarkdown(md).map((r) => (r.body as { text: string }).text)).toContain(NOTE);
+    expect(parseUmpMarkdown(md).map((r) => (r.body as { text: string }).text)).toContain(body);
+  });
+
+  it("refuses a vault folder that is missing (a typo, an unmounted drive) and tombstones none of its notes", async () => {
+    const { vault, run, count } = await setup();
+    await run();
+    const live = "SELECT COUNT(*) AS n FROM chunks WHERE source = 'vault'";
+    expect(await count(live)).toBe(3);
+    renameSync(vault, `${vault}-unmounted`);
+    await expect(run()).rejects.toMatchObject({ code: "invalid_request", message: expect.stringContaining("is not a readable directory") });
+    expect(await count(live)).toBe(3);
+    expect(await count("SELECT COUNT(*) AS n FROM tombstones")).toBe(0);
+    renameSync(`${vault}-unmounted`, vault);
+    expect((await run()).plan).toMatchObject({ new: 0, deleted: 0, unchanged: 3 });
+  });
+
+  it("reads front matter with the bounded reader and applies the text rule: an alias bomb and a NUL note fail by name, the rest go in", async () => {
+    const { vault, run, count } = await setup();
+    writeFileSync(join(vault, "bomb.md"), noteWith(aliasBomb(8)));
+    writeFileSync(join(vault, "nul.md"), "# Nul\n\nA note with a \u0000 inside.\n");
+    const rss0 = process.memoryUsage().rss;
+    const r = await run();
+    expect(r.failed.map((f) => f.path).sort()).toEqual(["bomb.md", "nul.md"]);
+    expect(r.failed.find((f) => f.path === "bomb.md")!.error).toMatch(/aliases/);
+    expect(r.failed.find((f) => f.path === "nul.md")!.error).toMatch(/U\+0000/);
+    expect(await count("SELECT COUNT(*) AS n FROM chunks WHERE source = 'vault'")).toBe(3);
+    expect(process.memoryUsage().rss - rss0).toBeLessThan(128 * 1024 * 1024);
   });
 
   it("re-points a moved file, re-ingests a modified one and tombstones the chunks of a deleted one", async () => {

@@ -1,0 +1,70 @@
+/**
+ * Import speed and memory of `cairn import` (docs/vault.md): imports a chat
+ * export into a fresh temp store and prints the wall time, MB/s,
+ * conversations/s and turns/s, and the process's peak RSS. Generate the
+ * export first (it is not committed):
+ *
+ *   npx tsx scripts/gen-chat-export.ts --mb 100 --out /tmp/chatgpt-100mb/conversations.json
+ *   npx tsx bench/chat-import.ts /tmp/chatgpt-100mb/conversations.json [--format chatgpt|claude] [--lexical] [--again] [--read-only] [--keep <dir>]
+ *
+ * The store uses the default static embedder (`--lexical`: none). `--again`
+ * imports the same export a second time and reports that run too (nothing
+ * is stored; the cost of reading and comparing). Peak RSS is the process's
+ * high-water mark (`process.resourceUsage().maxRSS`), so run one import per
+ * process. `--read-only` reads and converts the export (the streaming
+ * reader, the converters, the door's body) and stores nothing: the memory
+ * of the import itself, apart from the store's indexes, which grow with the
+ * chunks stored whatever the door.
+ */
+import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { importChats } from "../src/chats/import-chats.ts";
+import { parseConfig } from "../src/config/parse-config.ts";
+import { openMemoryForRuntime } from "../src/server.ts";
+
+const args = process.argv.slice(2);
+const file = args.find((a, i) => !a.startsWith("--") && args[i - 1] !== "--keep" && args[i - 1] !== "--format");
+if (!file) {
+  console.log("usage: npx tsx bench/chat-import.ts <conversations.json|export.zip> [--format chatgpt|claude] [--lexical] [--again] [--read-only] [--keep <dir>]");
+  process.exit(2);
+}
+const format = (args.includes("--format") ? args[args.indexOf("--format") + 1] : "chatgpt") as "chatgpt" | "claude";
+// `--keep <dir>`: the store is written there and left for a later look (e.g. the RSS of a server booting on it).
+const keep = args.includes("--keep") ? args[args.indexOf("--keep") + 1] : undefined;
+if (keep) mkdirSync(keep, { recursive: true });
+const dir = keep ?? mkdtempSync(join(tmpdir(), "cairn-import-bench-"));
+// A 100 MB export holds ~55,000 turns, past the default 50,000-chunk envelope (CAIRN_MAX_DOCS): raised here unless set.
+const env = { CAIRN_MAX_DOCS: "5000000", ...process.env, CAIRN_DB_PATH: join(dir, "cairn.db"), ...(args.includes("--lexical") ? { CAIRN_EMBED_KIND: "none" } : {}) };
+const memory = await openMemoryForRuntime(parseConfig(env));
+const mb = statSync(file).size / 1024 / 1024;
+let peakSampled = 0;
+const sampler = setInterval(() => { peakSampled = Math.max(peakSampled, process.memoryUsage().rss); }, 200);
+const rows: string[] = [];
+for (const run of args.includes("--again") ? ["first", "again"] : ["first"]) {
+  const t0 = performance.now();
+  let last = 0;
+  const readOnly = args.includes("--read-only");
+  const s = await importChats((b, o) => (readOnly
+    ? Promise.resolve({ session: String(b.session.id), domain: "global", turns: [], created: b.turns.length, duplicate: 0, skipped: 0, proposed: 0 })
+    : memory.ingestConversation(b, o)), [file], {
+    format, me: "Ana",
+    onProgress: (p) => {
+      if (performance.now() - last < 10_000) return;
+      last = performance.now();
+      console.error(`  ${run}: ${p.conversations} conversations, ${Math.floor((100 * p.bytes) / p.totalBytes)}%, rss ${Math.round(process.memoryUsage().rss / 1048576)} MB`);
+    },
+  });
+  const sec = (performance.now() - t0) / 1000;
+  const turns = s.turns.created + s.turns.duplicate;
+  rows.push(`| ${run} | ${mb.toFixed(0)} | ${s.conversations} | ${turns} | ${s.turns.created} | ${sec.toFixed(1)} | ${(mb / sec).toFixed(2)} | ${(s.conversations / sec).toFixed(1)} | ${Math.round(turns / sec)} |`);
+  if (s.failed.length || s.unreadable.length) console.error(`failed ${s.failed.length}, unreadable ${s.unreadable.length}`);
+}
+clearInterval(sampler);
+await memory.close();
+const maxRss = process.resourceUsage().maxRSS / 1024; // KiB → MiB
+console.log(`\n| run | MB | conversations | turns | created | s | MB/s | conv/s | turns/s |`);
+console.log(`|---|---|---|---|---|---|---|---|---|`);
+for (const r of rows) console.log(r);
+console.log(`\npeak RSS ${Math.round(maxRss)} MB (sampled ${Math.round(peakSampled / 1048576)} MB); store ${(statSync(join(dir, "cairn.db")).size / 1048576).toFixed(0)} MB`);
+if (!keep) rmSync(dir, { recursive: true, force: true });
