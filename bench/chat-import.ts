@@ -5,7 +5,7 @@
  * export first (it is not committed):
  *
  *   npx tsx scripts/gen-chat-export.ts --mb 100 --out /tmp/chatgpt-100mb/conversations.json
- *   npx tsx bench/chat-import.ts /tmp/chatgpt-100mb/conversations.json [--format chatgpt|claude] [--lexical] [--again] [--read-only] [--keep <dir>]
+ *   npx tsx bench/chat-import.ts /tmp/chatgpt-100mb/conversations.json [--format chatgpt|claude] [--lexical] [--again] [--read-only] [--with-indexes] [--keep <dir>]
  *
  * The store uses the default static embedder (`--lexical`: none). `--again`
  * imports the same export a second time and reports that run too (nothing
@@ -26,7 +26,7 @@ import { openMemoryForRuntime } from "../src/server.ts";
 const args = process.argv.slice(2);
 const file = args.find((a, i) => !a.startsWith("--") && args[i - 1] !== "--keep" && args[i - 1] !== "--format");
 if (!file) {
-  console.log("usage: npx tsx bench/chat-import.ts <conversations.json|export.zip> [--format chatgpt|claude] [--lexical] [--again] [--read-only] [--keep <dir>]");
+  console.log("usage: npx tsx bench/chat-import.ts <conversations.json|export.zip> [--format chatgpt|claude] [--lexical] [--again] [--read-only] [--with-indexes] [--keep <dir>]");
   process.exit(2);
 }
 const format = (args.includes("--format") ? args[args.indexOf("--format") + 1] : "chatgpt") as "chatgpt" | "claude";
@@ -36,10 +36,16 @@ if (keep) mkdirSync(keep, { recursive: true });
 const dir = keep ?? mkdtempSync(join(tmpdir(), "cairn-import-bench-"));
 // A 100 MB export holds ~55,000 turns, past the default 50,000-chunk envelope (CAIRN_MAX_DOCS): raised here unless set.
 const env = { CAIRN_MAX_DOCS: "5000000", ...process.env, CAIRN_DB_PATH: join(dir, "cairn.db"), ...(args.includes("--lexical") ? { CAIRN_EMBED_KIND: "none" } : {}) };
-const memory = await openMemoryForRuntime(parseConfig(env));
+// As `cairn import` opens it (write-only: no recall index); `--with-indexes`: the full memory, as before that.
+const memory = await openMemoryForRuntime(parseConfig(env), { writeOnly: !args.includes("--with-indexes") });
 const mb = statSync(file).size / 1024 / 1024;
-let peakSampled = 0;
-const sampler = setInterval(() => { peakSampled = Math.max(peakSampled, process.memoryUsage().rss); }, 200);
+// Where the memory is: the high-water mark of each part `process.memoryUsage()` names, sampled every 200 ms.
+const peak = { rss: 0, heapUsed: 0, external: 0, arrayBuffers: 0 };
+const sample = () => {
+  const m = process.memoryUsage();
+  for (const k of Object.keys(peak) as (keyof typeof peak)[]) peak[k] = Math.max(peak[k], m[k]);
+};
+const sampler = setInterval(sample, 200);
 const rows: string[] = [];
 for (const run of args.includes("--again") ? ["first", "again"] : ["first"]) {
   const t0 = performance.now();
@@ -52,7 +58,9 @@ for (const run of args.includes("--again") ? ["first", "again"] : ["first"]) {
     onProgress: (p) => {
       if (performance.now() - last < 10_000) return;
       last = performance.now();
-      console.error(`  ${run}: ${p.conversations} conversations, ${Math.floor((100 * p.bytes) / p.totalBytes)}%, rss ${Math.round(process.memoryUsage().rss / 1048576)} MB`);
+      const m = process.memoryUsage();
+      const f = (n: number) => Math.round(n / 1048576);
+      console.error(`  ${run}: ${p.conversations} conversations, ${Math.floor((100 * p.bytes) / p.totalBytes)}%, rss ${f(m.rss)} MB (heap ${f(m.heapUsed)}, external ${f(m.external)}, array buffers ${f(m.arrayBuffers)})`);
     },
   });
   const sec = (performance.now() - t0) / 1000;
@@ -66,5 +74,6 @@ const maxRss = process.resourceUsage().maxRSS / 1024; // KiB → MiB
 console.log(`\n| run | MB | conversations | turns | created | s | MB/s | conv/s | turns/s |`);
 console.log(`|---|---|---|---|---|---|---|---|---|`);
 for (const r of rows) console.log(r);
-console.log(`\npeak RSS ${Math.round(maxRss)} MB (sampled ${Math.round(peakSampled / 1048576)} MB); store ${(statSync(join(dir, "cairn.db")).size / 1048576).toFixed(0)} MB`);
+const mib = (n: number) => Math.round(n / 1048576);
+console.log(`\npeak RSS ${Math.round(maxRss)} MB (sampled ${mib(peak.rss)} MB; heap used ${mib(peak.heapUsed)}, external ${mib(peak.external)}, array buffers ${mib(peak.arrayBuffers)}); store ${(statSync(join(dir, "cairn.db")).size / 1048576).toFixed(0)} MB`);
 if (!keep) rmSync(dir, { recursive: true, force: true });

@@ -99,6 +99,12 @@ export interface MemoryPorts {
   umpKey?: () => Uint8Array | undefined;
   /** This node's default name when `CAIRN_NODE_ID` is unset (the runtime passes host name and pid; issue 20). */
   nodeId?: string;
+  /**
+   * A write-only session (`cairn import`; docs/vault.md "Chat history"): no recall index, graph model or change-feed
+   * pass is loaded or kept, recall is refused. Writes still reach the store's change feed, which a running server
+   * follows, and a later boot builds its indexes from the store. Absent: the full memory.
+   */
+  writeOnly?: boolean;
   /** Parts that failed open at boot (a rerank model that would not load), listed on `/health/db` as `warnings`. */
   bootWarnings?: readonly PostureWarning[];
 }

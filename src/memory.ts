@@ -135,9 +135,12 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
     graphEnabled: config.recallGraphEnabled, domainExists: (n) => domains.exists(n),
     trace: async (path) => (await audit.record({ action: "recall_trace", detail: path })).id,
     vectorIndex: config.vectorIndex, vectorScanMax: config.vectorScanMax, remote: config.dbUrl !== undefined,
-    nodeVectorRows: config.nodeVectorRows,
+    nodeVectorRows: config.nodeVectorRows, indexes: !ports.writeOnly,
   });
-  write.indexHooks.push(recallEngine.index);
+  // A write-only session (ports.writeOnly, `cairn import`) keeps no index: its writes reach other processes through
+  // the change feed (triggers on the chunk table), and a later boot builds from the store.
+  const indexed = !ports.writeOnly;
+  if (indexed) write.indexHooks.push(recallEngine.index);
   // Issue 20: how the matrix holds its rows — float32, int8 with exact scores read back (embedded), or int8 (a node).
   const rows = (v = recallEngine.index.vectors) => (!v ? "none" : v.approximate ? "int8" : v.bytesPerComponent === 1 ? "int8+exact" : "float32");
   healthDeps.sections.push(() => ({ vector_index: recallEngine.vectorLeg, vector_rows: rows() }));
@@ -195,9 +198,11 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   });
   db.observer = security.metrics;
   // graph (issue 5): in-memory model kept in step with writes, markdown port, recall leg (SPEC §1 step 6, §2.6, §4.6)
-  const graphModel = await GraphModel.load(db);
-  write.graphSink = (key, delta) => graphModel.stage(key, delta);
-  write.indexHooks.push(graphModel);
+  const graphModel = indexed ? await GraphModel.load(db) : new GraphModel();
+  if (indexed) {
+    write.graphSink = (key, delta) => graphModel.stage(key, delta);
+    write.indexHooks.push(graphModel);
+  }
   const graph = Object.assign(createGraphService({ db, audit: (ev) => audit.record(ev) }), {
     model: graphModel, legParams: { ...DEFAULT_GRAPH_LEG_PARAMS },
   });
@@ -231,6 +236,7 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
   // process or node is recallable here at once (docs/scale-out.md "Several nodes over one libSQL server").
   const recallLocal = recallEngine.recall;
   recallEngine.recall = async (body, opts) => {
+    if (!indexed) return await recallLocal(body, opts);
     if (domainDbs !== undefined) {
       // A domain given its database since boot (by another process: one registry read; or here) is followed from its
       // first change (docs/scale-out.md "One database per domain").
@@ -356,8 +362,9 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
       if (closed) return;
       closed = true;
       changes.stop();
-      // The lexical snapshot saved below must hold every change its key (the audit head) covers.
-      await changes.catchUp().catch(() => undefined);
+      // The lexical snapshot saved below must hold every change its key (the audit head) covers (a write-only
+      // session saves none).
+      if (indexed) await changes.catchUp().catch(() => undefined);
       await snapshotGuard.settled();
       // A server node's cache records the last change its indexes hold (issue 20).
       await recallEngine.persist(db.local ? undefined : (await changes.status()).cursor).catch(() => undefined);

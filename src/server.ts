@@ -31,8 +31,11 @@ export interface BootedServer {
   close(): Promise<void>;
 }
 
-/** Opens the memory for a config with this runtime's ports. */
-export async function openMemoryForRuntime(config: Config): Promise<Memory> {
+/**
+ * Opens the memory for a config with this runtime's ports. `writeOnly`: a one-shot writer (`cairn import`) that
+ * loads no recall index, snapshot or cross-encoder (MemoryPorts.writeOnly).
+ */
+export async function openMemoryForRuntime(config: Config, o: { writeOnly?: boolean } = {}): Promise<Memory> {
   if (!config.dbUrl) {
     // Issue 23 §4: the database, its WAL, the snapshot and temp files are owner-only; a fresh data dir 0700.
     await ownerOnlyFiles(["", "-wal", "-shm", ".lexical.snap"].map((s) => `${config.dbPath}${s}`));
@@ -47,7 +50,7 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
   // A binary container (src/lexical/snapshot-file.ts) so boot skips parsing megabytes of base64. On Node its
   // decode starts now on a worker, beside the embedder, label and vector loads (docs/benchmarks.md "Embedded server": boot).
   const snap = config.dbUrl ? config.nodeCache : `${config.dbPath}.lexical.snap`;
-  let early = snap === undefined || !(await fileExists(snap)) ? undefined : loadSnapshotOffThread(snap);
+  let early = o.writeOnly || snap === undefined || !(await fileExists(snap)) ? undefined : loadSnapshotOffThread(snap);
   const snapshots = snap === undefined ? undefined : {
     load: async () => {
       const first = early;
@@ -60,7 +63,7 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
   const embedder = await loadEmbedder(config);
   // Issue 25: the batch screen and embedding on worker threads (started by the first large batch).
   const textWork = await loadTextPool(config, embedder);
-  const { crossEncoder, warning: rerankWarning } = await loadCrossEncoder(config);
+  const { crossEncoder, warning: rerankWarning } = o.writeOnly ? {} : await loadCrossEncoder(config);
   if (rerankWarning) console.warn(JSON.stringify({ level: "warn", code: "rerank_model_unavailable", message: rerankWarning }));
   const injectionClassifier = await loadInjectionClassifier(config);
   // SPEC §5 item 5: the operator key is re-read on every use, so rotation applies at once; an insecure key file refuses boot.
@@ -70,7 +73,7 @@ export async function openMemoryForRuntime(config: Config): Promise<Memory> {
     rssBytes, embedder, textWork, workScope: asyncWorkScope(), parseWork: await createParsePool(), crossEncoder, injectionClassifier, snapshots, readSecretFile, resolveHost, pinnedFetch: createPinnedFetch(),
     exit: exitProcess, umpKey: () => keyring.currentSync(),
     pid: processId(), pidAlive: processAlive, connectorFiles, nodeId: `${await hostName()}-${processId()}`,
-    domainFiles: domainFilesBeside(config.dbPath),
+    domainFiles: domainFilesBeside(config.dbPath), writeOnly: o.writeOnly,
     bootWarnings: rerankWarning ? [{ code: "rerank_model_unavailable", message: rerankWarning }] : [],
   });
 }

@@ -53,7 +53,8 @@ export function registerVaultCommands(cli: CAC, io: CliIo, state: CliState): voi
     .option("--domain <domain>", "Forced domain")
     .option("--json", "Print the summary as JSON")
     .action(async (format: string, paths: string[], o: ImportCliOptions) => {
-      const memory = await openMemoryForRuntime(parseConfig(io.env));
+      // Write-only: the import holds no recall index (a running server follows it through the change feed).
+      const memory = await openMemoryForRuntime(parseConfig(io.env), { writeOnly: true });
       try {
         if (await importCommand(memory, format, paths, o, io)) state.failed = true;
       } finally {

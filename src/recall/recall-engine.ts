@@ -18,7 +18,7 @@ import { encodeNodeSection } from "./node-cache.ts";
 import { changeAt, storeIdentity } from "../store/store-identity.ts";
 import type { CrossScorer, GraphLeg, TemporalFilter } from "./ports.ts";
 import { validateQueryDoc } from "./query-doc.ts";
-import type { RecallIndex } from "./recall-index.ts";
+import { RecallIndex } from "./recall-index.ts";
 import { DEFAULT_RECALL_PARAMS, type RecallParams } from "./recall-params.ts";
 import type { RecallInput, RecallReply } from "./recall-schema.ts";
 import { runRecall, type RecallDeps } from "./recall-service.ts";
@@ -36,7 +36,8 @@ export interface RecallCallOptions {
 /** The engine. */
 export interface RecallEngine {
   readonly index: RecallIndex;
-  readonly lexicalSource: "snapshot" | "rebuilt" | "cache";
+  /** How the lexical leg was obtained at boot; `none`: a write-only session's engine holds no index (`indexes: false`). */
+  readonly lexicalSource: "snapshot" | "rebuilt" | "cache" | "none";
   /** A server node's boot cache: used, or why it was refused (issue 20; absent without a cache file). */
   readonly bootCache?: LoadedRecallIndex["cache"];
   /** How the vector leg searches (`none` without an embedder). */
@@ -65,7 +66,13 @@ export async function createRecallEngine(o: {
   nodeVectorRows?: "float32" | "int8";
   /** Where the running request's deadline is found: the search budget is a shorter one inside it (SPEC §7, §8). */
   work?: WorkScope;
+  /**
+   * false: a write-only session (`cairn import`, docs/vault.md "Chat history"): nothing is loaded from the store, the
+   * empty index is never fed, recall is refused and nothing is persisted. Default true.
+   */
+  indexes?: boolean;
 }): Promise<RecallEngine> {
+  if (o.indexes === false) return writeOnlyEngine(o.embedder?.dim);
   const { index, lexical, cache } = await loadRecallIndex(o.db, o.embedder, o.snapshots, { nodeVectorRows: o.nodeVectorRows });
   // The vector leg: an exact scan of the in-memory matrix, or libSQL's DiskANN index above the documented size
   // (docs/benchmarks.md "Vector index": its recall@10 against the exact scan is measured there). A remote server no longer implies
@@ -130,5 +137,21 @@ export async function createRecallEngine(o: {
       const key = { storeId: await storeIdentity(o.db.client), cursor, cursorChunk: at.chunkId, cursorAtMs: at.atMs, embedder: o.embedder ? { id: o.embedder.id, dim: o.embedder.dim } : null };
       await o.snapshots.save({ ...lexical(), node: encodeNodeSection(key, index.vectors, binary) });
     },
+  };
+}
+
+/**
+ * The engine of a write-only session: a one-shot writer needs no recall index (a running server follows its writes
+ * through the change feed, a later boot builds from the store), and keeping one grew with every chunk written:
+ * a 100 MB chat import held ~1 GB (docs/vault.md "Chat history"). Its index stays empty (no hook feeds it).
+ */
+function writeOnlyEngine(dim: number | undefined): RecallEngine {
+  let params = { ...DEFAULT_RECALL_PARAMS };
+  return {
+    index: new RecallIndex(dim, undefined, 0), lexicalSource: "none", vectorLeg: "none",
+    get params() { return params; }, set params(p) { params = p; },
+    recall: () => Promise.reject(new MemoryError("recall_unavailable", "this process only writes (cairn import): recall is served by cairn serve or cairn query")),
+    setGraphLeg: () => undefined, setTemporalFilter: () => undefined, setProbe: () => undefined,
+    persist: () => Promise.resolve(),
   };
 }
