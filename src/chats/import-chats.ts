@@ -70,6 +70,11 @@ export interface ImportSummary {
   /** Elements that are not conversations of this format, or too large or malformed to read. */
   unreadable: { part: string; index: number; reason: string }[];
   failed: { part: string; conversation: string; error: string }[];
+  /**
+   * The store filled up (`capacity_exceeded`, SPEC §8): the import stopped at this conversation, which was not
+   * stored (each conversation is one transaction); raising `CAIRN_MAX_DOCS` and importing again goes on from it.
+   */
+  stopped?: { part: string; conversation: string; error: string };
 }
 
 const MAX_TURN_CHARS = 40_000;
@@ -160,7 +165,7 @@ export async function importChats(store: ConversationPort, paths: readonly strin
   let before = 0;
   const seen = new Set<string>();
   try {
-    for (const part of parts) {
+    reading: for (const part of parts) {
       let index = 0;
       let done = 0;
       for await (const el of streamJsonArray(part.open(), o.limits)) {
@@ -199,6 +204,14 @@ export async function importChats(store: ConversationPort, paths: readonly strin
             if (r.created || r.proposed || r.removed) s.stored++;
             else s.unchanged++;
           } catch (e) {
+            // A full store refuses every conversation after this one too: stop, and say where (the summary stands).
+            if (isMemoryError(e) && e.code === "capacity_exceeded") {
+              s.stopped = { part: part.name, conversation: `${c.source}:${c.id}`, error: `${e.code}: ${e.message}` };
+              // The counts cover the conversations taken before the stop; this one is taken by the next run.
+              s.conversations--;
+              for (const k of Object.keys(s.leftOut) as (keyof LeftOut)[]) s.leftOut[k] -= c.leftOut[k];
+              break reading;
+            }
             // One conversation the door refuses (e.g. `INJECTION_POLICY=reject`) is reported; the rest go on.
             if (!isMemoryError(e) || (e.status ?? 400) >= 500) throw e;
             s.failed.push({ part: part.name, conversation: `${c.source}:${c.id}`, error: `${e.code}: ${e.message}` });

@@ -54,6 +54,11 @@ export async function importCommand(memory: Memory, format: string, paths: strin
   if (drawn) io.err("\r\x1b[K");
   for (const u of s.unreadable) io.err(`unreadable: ${u.part} #${u.index}: ${u.reason}\n`);
   for (const f of s.failed) io.err(`failed: ${f.conversation} (${f.part}): ${f.error}\n`);
+  const st = s.stopped;
+  if (st) {
+    io.err(`stopped: ${st.conversation} (${st.part}): ${st.error}; ${s.stored} conversations stored before it, each whole. ` +
+      `Raise CAIRN_MAX_DOCS (now ${memory.config.maxDocs}) and run the import again: it goes on from this conversation.\n`);
+  }
   io.out(o.json ? JSON.stringify(s, null, 2) : importLine(s));
-  return s.failed.length > 0 || s.unreadable.length > 0;
+  return s.failed.length > 0 || s.unreadable.length > 0 || st !== undefined;
 }
