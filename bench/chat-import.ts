@@ -11,10 +11,12 @@
  * imports the same export a second time and reports that run too (nothing
  * is stored; the cost of reading and comparing). Peak RSS is the process's
  * high-water mark (`process.resourceUsage().maxRSS`), so run one import per
- * process. `--read-only` reads and converts the export (the streaming
- * reader, the converters, the door's body) and stores nothing: the memory
- * of the import itself, apart from the store's indexes, which grow with the
- * chunks stored whatever the door.
+ * process; the peaks of heap, external and array-buffer memory are
+ * sampled beside it. `--read-only` reads and converts the export (the
+ * streaming reader, the converters, the door's body) and stores nothing.
+ * The store is opened as `cairn import` opens it, write-only (no recall
+ * index); `--with-indexes` opens the full memory, whose recall indexes grow
+ * with every chunk written (how the import ran before it was write-only).
  */
 import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
