@@ -18,13 +18,13 @@
 import { spawn, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { request } from "node:http";
 import { createGzip } from "node:zlib";
 import { xxhash3 } from "hash-wasm";
 import { createStaticEmbedder, DEFAULT_STATIC_ASSET_PATH } from "../src/embed/static-embedder.ts";
+import { freePort } from "../test/_helpers/serve.ts";
 
 const root = resolve(new URL("..", import.meta.url).pathname);
 const arg = (name: string, dflt: number) => {
@@ -73,16 +73,6 @@ async function buildSnapshot(path: string): Promise<{ chunks: number; bytes: num
   gz.end(trailer);
   await new Promise<void>((res) => out.once("close", () => res()));
   return { chunks: n, bytes: statSync(path).size };
-}
-
-async function freePort(): Promise<number> {
-  return await new Promise((res) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => res(p));
-    });
-  });
 }
 
 const status = (pid: number, key: string) => Number(/(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith(key)) ?? "")?.[1] ?? 0) / 1024;

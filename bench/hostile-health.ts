@@ -14,12 +14,10 @@
  * Figures, not assertions: the codes are asserted by the tests (test/hardening/hostile-corpus.test.ts,
  * test/hardening/deadlines.test.ts, test/parcel/snapshot-bounds.test.ts).
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { cases as aliasBombs } from "../test/hardening/corpus/alias-bombs.ts";
 import { cases as compression } from "../test/hardening/corpus/compression.ts";
@@ -27,9 +25,11 @@ import { cases as markdown } from "../test/hardening/corpus/markdown.ts";
 import { cases as nesting } from "../test/hardening/corpus/nesting.ts";
 import { cases as patterns } from "../test/hardening/corpus/patterns.ts";
 import { cases as textFields } from "../test/hardening/corpus/text-fields.ts";
-import type { CaseRequester, HostileCase } from "../test/hardening/corpus/types.ts";
+import type { HostileCase } from "../test/hardening/corpus/types.ts";
+import { caseRequester, inFlight as sendInFlight } from "../test/hardening/_in-flight.ts";
+import { prose } from "../test/_helpers/prose.ts";
+import { spawnServe } from "../test/_helpers/serve.ts";
 
-const root = resolve(new URL("..", import.meta.url).pathname);
 const { values: args } = parseArgs({
   options: {
     reps: { type: "string", default: "3" }, class: { type: "string" }, match: { type: "string" },
@@ -42,44 +42,18 @@ const CLASSES: Record<string, HostileCase[]> = {
 const chosenClasses = args.class ? args.class.split(",") : ["alias-bombs", "markdown", "patterns", "compression", "nesting"];
 const REPS = Number(args.reps);
 
-async function freePort(): Promise<number> {
-  return await new Promise((res, rej) => {
-    const s = createServer();
-    s.once("error", rej);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
-}
-
-interface Served { base: string; proc: ChildProcess; dir: string }
+interface Served { base: string; stop(): Promise<void>; dir: string }
 
 async function serve(env: Record<string, string>): Promise<Served> {
   const dir = mkdtempSync(join(tmpdir(), "cairn-bench-hostile-"));
-  const port = await freePort();
-  const proc = spawn("node", ["--max-semi-space-size=4", join(root, "bin", "cairn.mjs"), "serve"], {
-    cwd: root, stdio: ["ignore", "ignore", "inherit"],
-    env: {
-      ...process.env, BIND_PORT: String(port), CAIRN_DB_PATH: join(dir, "cairn.db"), CAIRN_UMP_KEY_DIR: join(dir, "ump"),
-      CAIRN_EMBED_KIND: args.embed!, CAIRN_RATE_LIMIT_MAX: "100000000", ...env,
-    },
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 1200; i++) {
-    if (proc.exitCode !== null) throw new Error("cairn serve exited during boot");
-    try {
-      if ((await fetch(`${base}/health`)).ok) return { base, proc, dir };
-    } catch { /* not listening yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("cairn serve did not start");
+  const s = await spawnServe({
+    CAIRN_DB_PATH: join(dir, "cairn.db"), CAIRN_UMP_KEY_DIR: join(dir, "ump"), CAIRN_EMBED_KIND: args.embed!, CAIRN_RATE_LIMIT_MAX: "100000000", ...env,
+  }, { nodeArgs: ["--max-semi-space-size=4"], stderr: "inherit", bootTries: 1200 });
+  return { base: s.base, stop: s.stop, dir };
 }
 
 async function stop(s: Served): Promise<void> {
-  const done = new Promise<void>((r) => s.proc.once("exit", () => r()));
-  s.proc.kill("SIGTERM");
-  await done;
+  await s.stop();
   rmSync(s.dir, { recursive: true, force: true });
 }
 
@@ -95,45 +69,15 @@ function health(base: string): Promise<number> {
   });
 }
 
-/** Sends one request while polling /health; the answer, its time and the worst /health latency meanwhile. */
-async function inFlight(base: string, send: () => Promise<Response>): Promise<{ status: number; code?: string; ms: number; worstHealthMs: number }> {
-  let done = false;
-  let worst = 0;
-  // Every probe started while the case is in flight counts, whole (one blocked by the case ends after its answer).
-  const poll = (async () => {
-    await new Promise((r) => setTimeout(r, 2));
-    while (!done) {
-      const t0 = performance.now();
-      await health(base);
-      worst = Math.max(worst, performance.now() - t0);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  })();
-  const t0 = performance.now();
-  const res = await send();
-  const text = await res.text();
-  const ms = performance.now() - t0;
-  done = true;
-  await poll;
-  let code: string | undefined;
-  try {
-    code = (JSON.parse(text) as { error?: { code?: string } }).error?.code;
-  } catch {
-    code = undefined;
-  }
-  return { status: res.status, code, ms, worstHealthMs: worst };
-}
+/** Sends one request while polling /health on fresh connections; the answer, its time and the worst /health latency. */
+const inFlight = (base: string, send: () => Promise<Response>) => sendInFlight(send, () => health(base), 2);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const fmt = (xs: number[]) => xs.length === 1 ? `${xs[0]!.toFixed(0)}` : `${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
 
 async function corpus(): Promise<void> {
   const s = await serve({});
-  const requester: CaseRequester = (method, path, body, headers = {}) =>
-    fetch(s.base + path, {
-      method, headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
-      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-    });
+  const requester = caseRequester(() => s.base);
   try {
     console.log(`cairn serve, CAIRN_EMBED_KIND=${args.embed}; ${REPS} run(s) per case; ms: median (min–max)`);
     console.log("class | case | answer | time to answer (ms) | worst /health in flight (ms)");
@@ -159,21 +103,6 @@ async function corpus(): Promise<void> {
   } finally {
     await stop(s);
   }
-}
-
-function prose(bytes: number, seed: number): string {
-  const syl = ["ka", "lo", "mi", "ten", "ra", "sul", "ve", "dor", "an", "pi", "qua", "ner", "ost", "bel", "fi", "gro"];
-  let x = seed >>> 0;
-  const next = () => ((x = (x * 1664525 + 1013904223) >>> 0) / 2 ** 32);
-  const parts: string[] = [];
-  let n = 0;
-  while (n < bytes) {
-    const w = Array.from({ length: 2 + Math.floor(next() * 3) }, () => syl[Math.floor(next() * syl.length)]).join("");
-    const p = next() < 0.08 ? `${w}.\n` : `${w} `;
-    parts.push(p);
-    n += p.length;
-  }
-  return parts.join("").slice(0, bytes);
 }
 
 async function deadlines(): Promise<void> {

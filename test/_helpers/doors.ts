@@ -105,6 +105,18 @@ export function diffAnswers(before: Record<string, unknown>, after: Record<strin
   return lines;
 }
 
+/** A garden chat between Alice (turns 0, 2, 4) and Bob (turns 1, 3): the first conversation of `SMALL_DOORS`. */
+export const GARDEN_SESSION: DoorConversation = {
+  session: { id: "s1", date: "2024-04-02" },
+  turns: [
+    { speaker: "Alice", text: "I planted tomatoes and basil in the garden this spring." },
+    { speaker: "Bob", text: "My garden is full of weeds, I never find time for it." },
+    { speaker: "Alice", text: "The garden needs watering every evening when it is this hot." },
+    { speaker: "Bob", text: "I should pull the weeds from my garden on Saturday." },
+    { speaker: "Alice", text: "Come over and I will show you the new raised beds." },
+  ],
+};
+
 /** A small store with something for every door (original text written for this check). */
 export const SMALL_DOORS: DoorMaterial = {
   domains: ["garden", "kitchen"],
@@ -135,16 +147,7 @@ export const SMALL_DOORS: DoorMaterial = {
     },
   ],
   conversations: [
-    {
-      session: { id: "s1", date: "2024-04-02" },
-      turns: [
-        { speaker: "Alice", text: "I planted tomatoes and basil in the garden this spring." },
-        { speaker: "Bob", text: "My garden is full of weeds, I never find time for it." },
-        { speaker: "Alice", text: "The garden needs watering every evening when it is this hot." },
-        { speaker: "Bob", text: "I should pull the weeds from my garden on Saturday." },
-        { speaker: "Alice", text: "Come over and I will show you the new raised beds." },
-      ],
-    },
+    GARDEN_SESSION,
     {
       session: { id: "s2", date: "2024-04-09" },
       turns: [

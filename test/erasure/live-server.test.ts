@@ -1,11 +1,11 @@
-import { spawn, execFile, type ChildProcess } from "node:child_process";
+import { execFile, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { createClient } from "@libsql/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../_helpers/memory.ts";
+import { freePort, spawnServe } from "../_helpers/serve.ts";
 
 const root = resolve(new URL("../..", import.meta.url).pathname);
 const bin = join(root, "bin", "cairn.mjs");
@@ -16,33 +16,11 @@ afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
 });
 
-async function freePort(): Promise<number> {
-  return await new Promise((res, rej) => {
-    const s = createServer();
-    s.once("error", rej);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
-}
-
-/** Spawns the real server (`node bin/cairn.mjs serve`) and waits until /health answers. */
+/** Spawns the real server (`node bin/cairn.mjs serve`) on `env.BIND_PORT` and waits until /health answers. */
 async function startServer(env: Record<string, string>): Promise<{ proc: ChildProcess; base: string }> {
-  const proc = spawn("node", [bin, "serve"], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  children.push(proc);
-  let err = "";
-  proc.stderr!.on("data", (d) => (err += String(d)));
-  proc.stdout!.resume();
-  const base = `http://127.0.0.1:${env.BIND_PORT}`;
-  for (let i = 0; i < 600; i++) {
-    if (proc.exitCode !== null) throw new Error(`server exited: ${err}`);
-    try {
-      if ((await fetch(`${base}/health`)).ok) return { proc, base };
-    } catch { /* not listening yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server did not start: ${err}`);
+  const s = await spawnServe(env, { port: Number(env.BIND_PORT), bootTries: 600 });
+  children.push(s.proc);
+  return s;
 }
 
 async function exited(proc: ChildProcess): Promise<void> {

@@ -8,26 +8,21 @@
  */
 import { cpSync, mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ingestDir } from "../../src/cli/ingest-dir.ts";
 import { umpExport, umpImport } from "../../src/cli/ump-commands.ts";
 import { reconcileVault } from "../../src/files/vault-reconcile.ts";
 import { type WatchBatch, watchVault } from "../../src/files/vault-watch.ts";
 import { watchDir } from "../../src/runtime/dir-watch.ts";
 import { operatorActor } from "../../src/ump/actor.ts";
-import { openTestMemory, tempDir, type TestMemory } from "../_helpers/memory.ts";
+import { tempDir } from "../_helpers/memory.ts";
+import { useTestMemories } from "../_helpers/memories.ts";
 import { copyVault, ingestReference, storedRows } from "./_door-rows.ts";
 
 const FIXTURES = ["vault", "bm-vault"].map((f) => [f, resolve(new URL(`../../fixtures/${f}`, import.meta.url).pathname)] as const);
 const quiet = { out: () => {}, err: () => {}, errIsTTY: false };
 
-let open: TestMemory[] = [];
-afterEach(async () => { for (const m of open) await m.close(); open = []; });
-async function fresh(): Promise<TestMemory> {
-  const m = await openTestMemory({ CAIRN_EMBED_KIND: "none" }); // lexical only: the rows compared do not depend on vectors
-  open.push(m);
-  return m;
-}
+const fresh = useTestMemories({ CAIRN_EMBED_KIND: "none" }); // lexical only: the rows compared do not depend on vectors
 
 describe("every file door stores what /ingest/markdown stores", () => {
   for (const [name, fixture] of FIXTURES) {

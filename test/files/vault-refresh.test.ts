@@ -6,19 +6,14 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { reconcileVault } from "../../src/files/vault-reconcile.ts";
 import { operatorActor } from "../../src/ump/actor.ts";
-import { openTestMemory, tempDir, type TestMemory } from "../_helpers/memory.ts";
+import { tempDir } from "../_helpers/memory.ts";
+import { useTestMemories } from "../_helpers/memories.ts";
 import { ingestReference, storedRows } from "./_door-rows.ts";
 
-let open: TestMemory[] = [];
-afterEach(async () => { for (const m of open) await m.close(); open = []; });
-async function fresh(): Promise<TestMemory> {
-  const m = await openTestMemory({ CAIRN_EMBED_KIND: "none" });
-  open.push(m);
-  return m;
-}
+const fresh = useTestMemories({ CAIRN_EMBED_KIND: "none" });
 
 const V1 = "---\ntitle: Kiln Log\ntags: [pottery]\n---\n\n# Firing\n\nThe bisque firing reached cone 04 after nine hours.\n";
 const V2 = "---\ntitle: Kiln Journal\ntags: [pottery, glaze]\nstatus: draft\n---\n\n# Firing\n\nThe bisque firing reached cone 04 after nine hours.\n";

@@ -11,21 +11,16 @@
  */
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { reconcileVault } from "../../src/files/vault-reconcile.ts";
 import { type WatchBatch, watchVault } from "../../src/files/vault-watch.ts";
 import { watchDir } from "../../src/runtime/dir-watch.ts";
 import { operatorActor } from "../../src/ump/actor.ts";
-import { openTestMemory, tempDir, type TestMemory } from "../_helpers/memory.ts";
+import { tempDir, type TestMemory } from "../_helpers/memory.ts";
+import { useTestMemories } from "../_helpers/memories.ts";
 import { storedRows } from "./_door-rows.ts";
 
-let open: TestMemory[] = [];
-afterEach(async () => { for (const m of open) await m.close(); open = []; });
-async function fresh(): Promise<TestMemory> {
-  const m = await openTestMemory({ CAIRN_EMBED_KIND: "none" });
-  open.push(m);
-  return m;
-}
+const fresh = useTestMemories({ CAIRN_EMBED_KIND: "none" });
 const actor = operatorActor(undefined);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,7 +1,6 @@
 /** Real-process helpers for gateway tests: spawn a bin, wait for a condition, an owner-only gateway config. */
 import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { BRIDGE_TEXT, WEBHOOK_SECRET } from "../workflow/_setup.ts";
 
@@ -19,15 +18,7 @@ export function killChildren(): void {
 export const ownerOnly = (p: string, text: string, mode = 0o600) => (writeFileSync(p, text), chmodSync(p, mode), p);
 
 /** A port nothing listens on (right now). */
-export async function freePort(): Promise<number> {
-  return await new Promise((res) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
-}
+export { freePort } from "../_helpers/serve.ts";
 
 /** `node bin/<bin> …args` with stdout and stderr collected; `exit` resolves with the code (or the signal name). */
 export function start(bin: string, args: string[], env: Record<string, string> = {}): { proc: ChildProcess; out: () => string; exit: Promise<number | string> } {

@@ -8,6 +8,7 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../_helpers/memory.ts";
+import { prose } from "../_helpers/prose.ts";
 import { startServer, type ServerProc } from "../scale/_procs.ts";
 
 const running: ServerProc[] = [];
@@ -20,22 +21,6 @@ async function serve(env: Record<string, string>): Promise<ServerProc> {
   const s = await startServer({ CAIRN_EMBED_KIND: "static", CAIRN_DB_PATH: join(dir, "cairn.db"), CAIRN_UMP_KEY_DIR: join(dir, "ump"), ...env });
   running.push(s);
   return s;
-}
-
-// Varied prose (a seeded word generator), so the screen, the embedder and the lexical index all have real work.
-function prose(bytes: number, seed = 1): string {
-  const syl = ["ka", "lo", "mi", "ten", "ra", "sul", "ve", "dor", "an", "pi", "qua", "ner", "ost", "bel", "fi", "gro"];
-  let s = seed >>> 0;
-  const next = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
-  const parts: string[] = [];
-  let n = 0;
-  while (n < bytes) {
-    const w = Array.from({ length: 2 + Math.floor(next() * 3) }, () => syl[Math.floor(next() * syl.length)]).join("");
-    const piece = next() < 0.08 ? `${w}.\n` : `${w} `;
-    parts.push(piece);
-    n += piece.length;
-  }
-  return parts.join("").slice(0, bytes);
 }
 
 /** A markdown note of many short sections: parsing, chunking and graph planning are all per section. */

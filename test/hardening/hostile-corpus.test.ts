@@ -17,7 +17,8 @@ import { cases as markdown } from "./corpus/markdown.ts";
 import { cases as nesting } from "./corpus/nesting.ts";
 import { cases as patterns } from "./corpus/patterns.ts";
 import { cases as textFields } from "./corpus/text-fields.ts";
-import type { CaseRequester, HostileCase } from "./corpus/types.ts";
+import type { HostileCase } from "./corpus/types.ts";
+import { caseRequester, type InFlight, inFlight } from "./_in-flight.ts";
 
 const HEAVY = process.env.CAIRN_FUZZ_HEAVY === "1";
 const CLASSES: Record<string, HostileCase[]> = {
@@ -39,41 +40,15 @@ afterAll(async () => {
   await t.close();
 });
 
-const requester: CaseRequester = (method, path, body, headers = {}) =>
-  fetch(base + path, {
-    method, headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
-    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-  });
+const requester = caseRequester(() => base);
 
 /** Sends one case while polling /health; the answer, its time and the worst /health latency seen meanwhile. */
-async function run(c: HostileCase): Promise<{ status: number; code?: string; ms: number; worstHealthMs: number }> {
+async function run(c: HostileCase): Promise<InFlight> {
   await c.setup?.(requester);
   const headers: Record<string, string> = { ...(c.body ? { "content-type": "application/json" } : {}), ...c.headers };
   // Built before the clock starts: the server shares this process, so building a bomb would read as server time.
   const body = c.body?.() as BodyInit | undefined;
-  let done = false;
-  let worst = 0;
-  const poll = (async () => {
-    while (!done) {
-      const t0 = performance.now();
-      await (await fetch(`${base}/health`)).arrayBuffer();
-      worst = Math.max(worst, performance.now() - t0);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  })();
-  const t0 = performance.now();
-  const res = await fetch(base + c.path, { method: c.method, headers, body });
-  const text = await res.text();
-  const ms = performance.now() - t0;
-  done = true;
-  await poll;
-  let code: string | undefined;
-  try {
-    code = (JSON.parse(text) as { error?: { code?: string } }).error?.code;
-  } catch {
-    code = undefined;
-  }
-  return { status: res.status, code, ms, worstHealthMs: worst };
+  return await inFlight(() => fetch(base + c.path, { method: c.method, headers, body }), async () => await (await fetch(`${base}/health`)).arrayBuffer());
 }
 
 const figures: string[] = [];

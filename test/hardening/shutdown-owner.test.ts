@@ -4,27 +4,17 @@
  * never leaves it dirty. Real processes: `bin/cairn.mjs serve`, `status`, `check-consistency`, SIGTERM and SIGKILL.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { request } from "node:http";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cairn, repoRoot } from "../_helpers/cli.ts";
 import { tempDir } from "../_helpers/memory.ts";
+import { freePort } from "../_helpers/serve.ts";
 
 const children: ChildProcess[] = [];
 afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
 });
-
-async function freePort(): Promise<number> {
-  return await new Promise((res) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
-}
 
 /** `cairn serve` in a child process; `exit` resolves with its code (or the signal name). */
 function serve(env: Record<string, string>, port: number) {

@@ -2,27 +2,16 @@
  * Domain snapshots in multi-database mode (SPEC §4.5 has no exception for CAIRN_MULTI_DB=true): the same format in
  * both storage modes, export and import in each, and a round trip between them. Real libSQL files, one per domain.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { createClient } from "@libsql/client";
-import { afterEach, describe, expect, it } from "vitest";
-import { createStaticEmbedder, DEFAULT_STATIC_ASSET_PATH } from "../../src/embed/static-embedder.ts";
-import { openTestMemory, type TestMemory } from "../_helpers/memory.ts";
+import { describe, expect, it } from "vitest";
+import type { TestMemory } from "../_helpers/memory.ts";
+import { useSnapshotServers } from "./_servers.ts";
 
-const root = resolve(new URL("../..", import.meta.url).pathname);
-const embedder = () => createStaticEmbedder(new Uint8Array(readFileSync(resolve(root, DEFAULT_STATIC_ASSET_PATH))));
+const server = useSnapshotServers();
 const MULTI = { CAIRN_MULTI_DB: "true" };
-
-const open: TestMemory[] = [];
-afterEach(async () => {
-  for (const m of open.splice(0)) await m.close();
-});
-async function server(env: Record<string, string> = {}): Promise<TestMemory> {
-  const m = await openTestMemory(env, { embedder: embedder() });
-  open.push(m);
-  return m;
-}
 
 const NOTES = [
   ["Pager rotation", "The pager rotation for the payments team changes every Monday at nine."],

@@ -1,23 +1,10 @@
 /** Domain snapshots (SPEC §4.5, §8): export stream, atomic streamed import, round trip to a second server. */
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
-import { afterEach, describe, expect, it } from "vitest";
-import { createStaticEmbedder, DEFAULT_STATIC_ASSET_PATH } from "../../src/embed/static-embedder.ts";
-import { openTestMemory, type TestMemory } from "../_helpers/memory.ts";
+import { describe, expect, it } from "vitest";
+import type { TestMemory } from "../_helpers/memory.ts";
+import { useSnapshotServers } from "./_servers.ts";
 
-const root = resolve(new URL("../..", import.meta.url).pathname);
-const embedder = () => createStaticEmbedder(new Uint8Array(readFileSync(resolve(root, DEFAULT_STATIC_ASSET_PATH))));
-
-const open: TestMemory[] = [];
-afterEach(async () => {
-  for (const m of open.splice(0)) await m.close();
-});
-async function server(): Promise<TestMemory> {
-  const m = await openTestMemory({}, { embedder: embedder() });
-  open.push(m);
-  return m;
-}
+const server = useSnapshotServers();
 
 const NOTES = [
   ["Pager rotation", "The pager rotation for the payments team changes every Monday at nine."],

@@ -133,7 +133,7 @@ afterAll(async () => {
 
 describe("README quick start", { timeout: 600_000 }, () => {
   it("has shell, MCP configuration and TypeScript blocks", () => {
-    expect(blocks.map((b) => b.lang)).toEqual(["sh", "sh", "json", "ts", "ts"]);
+    expect(blocks.map((b) => b.lang)).toEqual(["sh", "sh", "sh", "json", "ts", "ts"]);
   });
 
   // Blocks run in README order: the shell blocks write the store the later ones read.

@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { bootServer, type BootedServer } from "../../src/server.ts";
+import { GARDEN_SESSION } from "../_helpers/doors.ts";
 import { tempDir } from "../_helpers/memory.ts";
 
 const dir = tempDir();
@@ -20,16 +21,7 @@ const post = async (path: string, body: unknown) => {
 describe("a conversation across a server restart", () => {
   it("ranks the named speaker's turns first before and after a restart on the same database", async () => {
     server = await bootServer(env, 0);
-    const ing = await post("/ingest/conversation", {
-      session: { id: "s1", date: "2024-04-02" },
-      turns: [
-        { speaker: "Alice", text: "I planted tomatoes and basil in the garden this spring." },
-        { speaker: "Bob", text: "My garden is full of weeds, I never find time for it." },
-        { speaker: "Alice", text: "The garden needs watering every evening when it is this hot." },
-        { speaker: "Bob", text: "I should pull the weeds from my garden on Saturday." },
-        { speaker: "Alice", text: "Come over and I will show you the new raised beds." },
-      ],
-    });
+    const ing = await post("/ingest/conversation", GARDEN_SESSION);
     expect(ing.status).toBe(200);
     const alice = new Set([0, 2, 4].map((i) => ing.body.turns[i].id));
     const q = { query: "What did Alice say about the garden?", limit: 5 };

@@ -4,22 +4,10 @@
  * out from the rest of the store ("When did I hike to Machu Picchu?" → "Did the Inca Trail in 2018 …"). It is
  * answered; every off-topic and nonsense query recall abstained on in this store still abstains.
  */
-import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestMemory, type TestMemory } from "../_helpers/memory.ts";
+import { describe, expect, it } from "vitest";
+import { shortMemories, useShortMemoryStore } from "./_short-memories.ts";
 
-const FIXTURE = new URL("../../fixtures/short-memories/", import.meta.url);
-const jsonl = (f: string) => readFileSync(new URL(f, FIXTURE), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { _id: string; text: string; kind?: string });
-const corpus = jsonl("corpus.jsonl");
-let t: TestMemory;
-const idOf = new Map<number, string>();
-beforeAll(async () => {
-  t = await openTestMemory();
-  const r = await (await t.req("POST", "/ingest/memory", { entries: corpus.map((d) => ({ content: d.text })) })).json();
-  r.results.forEach((x: { id: number }, i: number) => idOf.set(x.id, corpus[i]._id));
-}, 180_000);
-afterAll(async () => { await t.close(); });
-const recall = async (query: string) => (await (await t.req("POST", "/recall", { query, limit: 5, provenance: true })).json());
+const { idOf, recall } = useShortMemoryStore(undefined, 180_000);
 
 describe("abstention keeps a vector hit that stands out in a store of 298 short memories (issue 36)", () => {
   it.each([
@@ -37,7 +25,7 @@ describe("abstention keeps a vector hit that stands out in a store of 298 short 
     "What is the tallest building in Dubai?", "What's the exchange rate between yen and dollars?", "How to tie a bowline knot",
     "What are the rules of cricket?", "What language is spoken in Suriname?", "Explain the offside rule in ice hockey",
     "What does GDP measure?", "What year did the Titanic sink?",
-    ...jsonl("offtopic.jsonl").filter((q) => q.kind === "nonsense").map((q) => q.text),
+    ...shortMemories("offtopic.jsonl").filter((q) => q.kind === "nonsense").map((q) => q.text),
   ])("still abstains on an off-topic or nonsense query: %s", async (query) => {
     const r = await recall(query);
     expect(r.decision).toBe("low_confidence");

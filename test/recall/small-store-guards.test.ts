@@ -4,21 +4,10 @@
  * the store and held by the best hit, or whose best lexical hit is also the vector leg's nearest chunk — and still
  * abstains on off-topic questions and nonsense.
  */
-import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestMemory, type TestMemory } from "../_helpers/memory.ts";
+import { describe, expect, it } from "vitest";
+import { useShortMemoryStore } from "./_short-memories.ts";
 
-const FIXTURE = new URL("../../fixtures/short-memories/", import.meta.url);
-const corpus = readFileSync(new URL("corpus.jsonl", FIXTURE), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { _id: string; text: string }).slice(0, 100);
-let t: TestMemory;
-const idOf = new Map<number, string>();
-beforeAll(async () => {
-  t = await openTestMemory();
-  const r = await (await t.req("POST", "/ingest/memory", { entries: corpus.map((d) => ({ content: d.text })) })).json();
-  r.results.forEach((x: { id: number }, i: number) => idOf.set(x.id, corpus[i]._id));
-}, 120_000);
-afterAll(async () => { await t.close(); });
-const recall = async (query: string) => (await (await t.req("POST", "/recall", { query, limit: 5, provenance: true })).json());
+const { idOf, recall } = useShortMemoryStore(100, 120_000);
 
 describe("abstention in a small store of short memories (issue 36)", () => {
   it.each([

@@ -4,27 +4,21 @@
  * low (most of its words are unknown to a small store); the same question about someone the store never heard
  * of still abstains.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestMemory, type TestMemory } from "../_helpers/memory.ts";
+import { describe, expect, it } from "vitest";
+import { useConversationStore } from "./_conversation-store.ts";
 
-let t: TestMemory;
-beforeAll(async () => {
-  t = await openTestMemory();
-  const res = await t.req("POST", "/ingest/conversation", {
-    session: { id: "1", date: "2023-05-08" },
-    turns: [
-      { speaker: "John", text: "I finally finished the marathon last weekend, my knees are sore." },
-      { speaker: "Maria", text: "Congratulations! How long did it take you?" },
-      { speaker: "John", text: "Just under four hours. I am stubborn, I never quit a race." },
-      { speaker: "Maria", text: "I adopted a second cat from the shelter on Friday." },
-      { speaker: "John", text: "Cats are great. Mine sleeps on my keyboard all day." },
-      { speaker: "Maria", text: "My new job at the library starts next month." },
-    ],
-  });
-  expect(res.status).toBe(200);
+const { recall: recallWith } = useConversationStore({
+  session: { id: "1", date: "2023-05-08" },
+  turns: [
+    { speaker: "John", text: "I finally finished the marathon last weekend, my knees are sore." },
+    { speaker: "Maria", text: "Congratulations! How long did it take you?" },
+    { speaker: "John", text: "Just under four hours. I am stubborn, I never quit a race." },
+    { speaker: "Maria", text: "I adopted a second cat from the shelter on Friday." },
+    { speaker: "John", text: "Cats are great. Mine sleeps on my keyboard all day." },
+    { speaker: "Maria", text: "My new job at the library starts next month." },
+  ],
 });
-afterAll(async () => { await t.close(); });
-const recall = async (query: string) => (await t.req("POST", "/recall", { query, limit: 5, provenance: true })).json();
+const recall = async (query: string) => await recallWith({ query, limit: 5, provenance: true });
 
 describe("the speaker guard (issue 24)", () => {
   it("answers a low-confidence question naming a speaker of the store, and says which rule applied", async () => {

@@ -4,33 +4,25 @@
  * helps with must not sink under Alice's unrelated turns. A question naming one person still ranks that person's
  * turns first.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestMemory, type TestMemory } from "../_helpers/memory.ts";
+import { describe, expect, it } from "vitest";
+import { useConversationStore } from "./_conversation-store.ts";
 
-let t: TestMemory;
-let ids: number[] = [];
-beforeAll(async () => {
-  t = await openTestMemory();
-  const res = await t.req("POST", "/ingest/conversation", {
-    session: { id: "1", date: "2024-03-02" },
-    turns: [
-      { speaker: "Alice", text: "My tax forms are due on Friday and I am completely lost." },
-      { speaker: "Bob", text: "Don't worry, I always help you with the tax forms. Send them over tonight." },
-      { speaker: "Alice", text: "You are a lifesaver, thank you." },
-      { speaker: "Bob", text: "My sister starts her new job next week." },
-      { speaker: "Alice", text: "Tell her good luck from me!" },
-      { speaker: "Bob", text: "I will bring the seedlings over on Sunday." },
-      { speaker: "Alice", text: "Perfect, the raised beds are ready for them." },
-      { speaker: "Bob", text: "Did you see the match last night?" },
-      { speaker: "Alice", text: "No, I was at the animal shelter. I help there on Saturdays, walking the dogs." },
-      { speaker: "Bob", text: "That sounds rewarding." },
-    ],
-  });
-  expect(res.status).toBe(200);
-  ids = (await res.json()).turns.map((x: { id: number }) => x.id);
+const { turnIds: ids, recall } = useConversationStore({
+  session: { id: "1", date: "2024-03-02" },
+  turns: [
+    { speaker: "Alice", text: "My tax forms are due on Friday and I am completely lost." },
+    { speaker: "Bob", text: "Don't worry, I always help you with the tax forms. Send them over tonight." },
+    { speaker: "Alice", text: "You are a lifesaver, thank you." },
+    { speaker: "Bob", text: "My sister starts her new job next week." },
+    { speaker: "Alice", text: "Tell her good luck from me!" },
+    { speaker: "Bob", text: "I will bring the seedlings over on Sunday." },
+    { speaker: "Alice", text: "Perfect, the raised beds are ready for them." },
+    { speaker: "Bob", text: "Did you see the match last night?" },
+    { speaker: "Alice", text: "No, I was at the animal shelter. I help there on Saturdays, walking the dogs." },
+    { speaker: "Bob", text: "That sounds rewarding." },
+  ],
 });
-afterAll(async () => { await t.close(); });
-const ranked = async (query: string) => ((await (await t.req("POST", "/recall", { query, limit: 10 })).json()).hits as { id: number }[]).map((h) => ids.indexOf(h.id));
+const ranked = async (query: string) => ((await recall({ query, limit: 10 })).hits as { id: number }[]).map((h) => ids.indexOf(h.id));
 
 describe("the speaker feature (issue 36)", () => {
   it("lifts the subject's turns, not the first-named person's, when the question names two people", async () => {

@@ -5,21 +5,13 @@
  * markdown) → a fresh store → export, losslessly for id, kind, scope, time,
  * lifecycle, title and every L2 field.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { didFromSeed } from "../../src/ump/did-key.ts";
-import { openTestMemory, type TestMemory } from "../_helpers/memory.ts";
+import { useTestMemories } from "../_helpers/memories.ts";
 import { independentVerify } from "./_independent-verifier.ts";
 import { openKeyed, rec } from "./_keyed.ts";
 
-const open: TestMemory[] = [];
-afterEach(async () => {
-  for (const m of open.splice(0)) await m.close();
-});
-async function fresh(env: Record<string, string> = {}): Promise<TestMemory> {
-  const m = await openTestMemory(env);
-  open.push(m);
-  return m;
-}
+const fresh = useTestMemories();
 
 // A small deterministic PRNG (mulberry32), so a failure names a reproducible seed.
 function rng(seed: number) {
@@ -109,13 +101,13 @@ describe("POST /ingest?format=ump", () => {
 
   it("keeps imported signatures honest: a tampered signed record is rejected, the rest land and are re-signed", async () => {
     const k = await openKeyed();
-    open.push(k);
+    fresh.track(k);
     const tok = k.token(["read", "write", "export"]);
     const a = await (await k.as(tok, "POST", "/ump/remember", rec("signed on the source machine"))).json();
     const env = await (await k.as(tok, "GET", "/export?format=ump")).json();
     const record = env.records.find((r: { id: string }) => r.id === a.id);
     const target = await openKeyed();
-    open.push(target);
+    fresh.track(target);
     const tampered = { ...record, title: "edited in transit" };
     const res = await target.req("POST", "/ingest?format=ump", { ump: "1.0", records: [record, tampered] });
     const body = await res.json();

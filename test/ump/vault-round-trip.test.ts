@@ -8,12 +8,13 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { umpExport, umpImport } from "../../src/cli/ump-commands.ts";
 import type { Memory } from "../../src/memory.ts";
 import { parseUmpJson, parseUmpMarkdown } from "../../src/ump/file-projection.ts";
 import { getChunk, listChunksAfter } from "../../src/store/chunks.ts";
-import { openTestMemory, tempDir, type TestMemory } from "../_helpers/memory.ts";
+import { tempDir } from "../_helpers/memory.ts";
+import { useTestMemories } from "../_helpers/memories.ts";
 
 const VAULT = resolve(new URL("../../fixtures/bm-vault", import.meta.url).pathname);
 const questions = (JSON.parse(readFileSync(join(VAULT, "questions.json"), "utf8")) as { questions: { question: string }[] }).questions;
@@ -23,13 +24,7 @@ const LONG = `---\ntitle: Irrigation Handbook\ntags: [water, handbook]\naliases:
   "Drip lines feed each row of seedlings through pressure-compensating emitters spaced thirty centimetres apart. ".repeat(12) +
   "\n\n## Flushing\n\n" + "Flush the mains every spring before the first fertigation run so that silt never reaches the emitters. ".repeat(12) + "\n";
 
-let open: TestMemory[] = [];
-afterEach(async () => { for (const m of open) await m.close(); open = []; });
-async function fresh(): Promise<TestMemory> {
-  const m = await openTestMemory();
-  open.push(m);
-  return m;
-}
+const fresh = useTestMemories();
 
 async function count(m: Memory, sql: string): Promise<number> {
   return Number((await m.db.client.execute(sql)).rows[0].n);

@@ -23,6 +23,8 @@ const IdParam = z.object({ id: z.string().openapi({ param: { name: "id", in: "pa
 const SchemaView = z.object({
   id: z.number().int(), name: z.string(), schema: z.record(z.string(), z.unknown()), schema_sha256: z.string(), created_at: z.string(),
 }).openapi("ClaimSchema");
+const Status = z.enum(["filed", "verified", "failed"]);
+const Outcome = z.enum(["verified", "failed"]);
 const Reason = z.object({
   code: z.enum(["evidence_missing", "evidence_erased", "evidence_superseded", "evidence_changed", "evidence_quarantined", "evidence_expired", "claim_invalid"]),
   message: z.string(), chunk_id: z.number().int().optional(), superseded_by: z.array(z.number().int()).optional(),
@@ -31,8 +33,10 @@ const Reason = z.object({
 const ClaimView = z.object({
   id: z.number().int(), schema_id: z.number().int(), claim: z.unknown(), claim_sha256: z.string(),
   evidence: z.array(z.object({ chunk_id: z.number().int(), content_hash: z.string().optional() })),
-  status: z.enum(["filed", "verified", "failed"]), reasons: z.array(Reason).optional(), created_at: z.string(), verified_at: z.string().optional(),
+  status: Status, reasons: z.array(Reason).optional(), created_at: z.string(), verified_at: z.string().optional(),
 }).openapi("Claim");
+// One verify answer: the claim route returns it, the batch route returns one per member.
+const VerifyResult = z.object({ claim: ClaimView, outcome: Outcome, reasons: z.array(Reason), changed: z.boolean(), audit_id: z.number().int().optional() }).openapi("ClaimVerifyResult");
 const Page = z.object({
   after: z.coerce.number().int().min(0).optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
@@ -63,7 +67,7 @@ const fileClaim = createRoute({
 const listClaims = createRoute({
   method: "get", path: "/workflow/claims", operationId: "listClaims", summary: "List claims, oldest first", tags: TAGS, security: BEARER,
   "x-cairn-choice": "?status=filed|verified|failed&schema_id=<id>&after=<id>&limit=1..1000 (default 100) → {claims: [...]}",
-  request: { query: Page.extend({ status: z.enum(["filed", "verified", "failed"]).optional(), schema_id: z.coerce.number().int().min(1).optional() }) },
+  request: { query: Page.extend({ status: Status.optional(), schema_id: z.coerce.number().int().min(1).optional() }) },
   responses: { 200: json(z.object({ claims: z.array(ClaimView) }), "Claims"), ...errorResponses(400, 401, 403) },
 });
 const getClaim = createRoute({
@@ -76,7 +80,7 @@ const verify = createRoute({
   "x-cairn-choice": "no body; 200 {claim, outcome: verified|failed, reasons: [{code, message, chunk_id?, superseded_by?, path?, keyword?}], changed, audit_id?}; a failed verify is an outcome, not an error; an audit row (claim_verified) whenever the status moves",
   request: { params: IdParam },
   responses: {
-    200: json(z.object({ claim: ClaimView, outcome: z.enum(["verified", "failed"]), reasons: z.array(Reason), changed: z.boolean(), audit_id: z.number().int().optional() }), "Verified or failed"),
+    200: json(VerifyResult, "Verified or failed"),
     ...errorResponses(400, 401, 403, 404),
   },
 });
@@ -89,10 +93,9 @@ const promote = createRoute({
 });
 
 const BatchView = z.object({
-  id: z.number().int(), name: z.string().optional(), claim_ids: z.array(z.number().int()), status: z.enum(["filed", "verified", "failed"]),
+  id: z.number().int(), name: z.string().optional(), claim_ids: z.array(z.number().int()), status: Status,
   created_at: z.string(), verified_at: z.string().optional(),
 }).openapi("ClaimBatch");
-const VerifyResult = z.object({ claim: ClaimView, outcome: z.enum(["verified", "failed"]), reasons: z.array(Reason), changed: z.boolean(), audit_id: z.number().int().optional() }).openapi("ClaimVerifyResult");
 const BATCH_CHOICE = "SPEC §2.12 names claim batches without fields: a batch is an ordered set of 1 to 100 existing claims (optional slug name), verified together in one transaction, with its own status (filed → verified when every member verified, else failed) and a claim_batch_verified audit row whenever it moves";
 const createBatch = createRoute({
   method: "post", path: "/workflow/claim-batches", operationId: "createClaimBatch", summary: "File a batch of existing claims to verify together", tags: TAGS, security: BEARER,
@@ -103,7 +106,7 @@ const createBatch = createRoute({
 const listBatches = createRoute({
   method: "get", path: "/workflow/claim-batches", operationId: "listClaimBatches", summary: "List claim batches, oldest first", tags: TAGS, security: BEARER,
   "x-cairn-choice": "?status=filed|verified|failed&after=<id>&limit=1..1000 (default 100) → {batches: [...]}",
-  request: { query: Page.extend({ status: z.enum(["filed", "verified", "failed"]).optional() }) },
+  request: { query: Page.extend({ status: Status.optional() }) },
   responses: { 200: json(z.object({ batches: z.array(BatchView) }), "Batches"), ...errorResponses(400, 401, 403) },
 });
 const getBatch = createRoute({
@@ -117,7 +120,7 @@ const verifyBatch = createRoute({
   "x-cairn-choice": "no body; 200 {batch, outcome: verified|failed, claims: [each member's verify result, in order], failed: [claim ids], changed, audit_id?}; one transaction; each member keeps its own claim_verified audit rows",
   request: { params: IdParam },
   responses: {
-    200: json(z.object({ batch: BatchView, outcome: z.enum(["verified", "failed"]), claims: z.array(VerifyResult), failed: z.array(z.number().int()), changed: z.boolean(), audit_id: z.number().int().optional() }), "Verified or failed"),
+    200: json(z.object({ batch: BatchView, outcome: Outcome, claims: z.array(VerifyResult), failed: z.array(z.number().int()), changed: z.boolean(), audit_id: z.number().int().optional() }), "Verified or failed"),
     ...errorResponses(400, 401, 403, 404),
   },
 });
