@@ -32,8 +32,16 @@ export interface BootedServer {
 }
 
 /**
+ * A write-only session's cap on V8's old-generation growth per full collection (percent), unless
+ * `CAIRN_HEAP_GROWING_PERCENT` names one: its live heap is small (~50–100 MB) and its garbage (turn windows, statement
+ * parameters) is not, and under V8's own growth a 100 MB chat import peaked at 732–840 MB, at 465 MB with 20 %
+ * (docs/vault.md "Chat history").
+ */
+const WRITER_HEAP_GROWING_PERCENT = 20;
+
+/**
  * Opens the memory for a config with this runtime's ports. `writeOnly`: a one-shot writer (`cairn import`) that
- * loads no recall index, snapshot or cross-encoder (MemoryPorts.writeOnly).
+ * loads no recall index, snapshot or cross-encoder (MemoryPorts.writeOnly), with a capped heap growth.
  */
 export async function openMemoryForRuntime(config: Config, o: { writeOnly?: boolean } = {}): Promise<Memory> {
   if (!config.dbUrl) {
@@ -69,6 +77,7 @@ export async function openMemoryForRuntime(config: Config, o: { writeOnly?: bool
   // SPEC §5 item 5: the operator key is re-read on every use, so rotation applies at once; an insecure key file refuses boot.
   const keyring = dirKeyring(config.umpKeyDir);
   keyring.currentSync();
+  if (o.writeOnly) await settleHeapAfterBoot(config.heapGrowingPercent || WRITER_HEAP_GROWING_PERCENT);
   return await openMemory(config, {
     rssBytes, embedder, textWork, workScope: asyncWorkScope(), parseWork: await createParsePool(), crossEncoder, injectionClassifier, snapshots, readSecretFile, resolveHost, pinnedFetch: createPinnedFetch(),
     exit: exitProcess, umpKey: () => keyring.currentSync(),
