@@ -34,7 +34,7 @@ export interface BootedServer {
 /**
  * A write-only session's cap on V8's old-generation growth per full collection (percent), unless
  * `CAIRN_HEAP_GROWING_PERCENT` names one: its live heap is small (~50–100 MB) and its garbage (turn windows, statement
- * parameters) is not: under V8's own growth a 100 MB chat import peaked at 732–840 MB, with 20 % at 467–514 MB
+ * parameters) is not: under V8's own growth a 100 MB chat import peaked at 732–840 MB, with 20 % at 463–514 MB
  * (docs/vault.md "Chat history").
  */
 const WRITER_HEAP_GROWING_PERCENT = 20;
