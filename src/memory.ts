@@ -64,14 +64,14 @@ import { followEveryDatabase } from "./changefeed/follow-writers.ts";
 import { maxChangeSeq } from "./store/chunk-changes.ts";
 import { dbsOf, groupIds } from "./store/domain-dbs.ts";
 import { openDomainDbs } from "./domains/open-domain-dbs.ts";
-import { createMultiDbMigration, type MultiDbMigration } from "./domains/migrate-multi-db.ts";
-import { firstShardedDomain, storedVectorSpec } from "./store/move-domain.ts";
+import { firstShardedDomain } from "./store/move-domain.ts";
 import { MemoryError } from "./core/errors.ts";
 import { directScope, slicer } from "./core/deadline.ts";
 import type { Db } from "./store/db.ts";
 import type { Memory, MemoryPorts } from "./memory-types.ts";
 import { createPostureWarnings } from "./ops/boot-warnings.ts";
 export type { Memory, MemoryPorts } from "./memory-types.ts";
+export { openMultiDbMigration } from "./domains/open-multi-db-migration.ts";
 
 /** Opens the store and builds the services. */
 export async function openMemory(config: Config, ports: MemoryPorts): Promise<Memory> {
@@ -378,26 +378,6 @@ export async function openMemory(config: Config, ports: MemoryPorts): Promise<Me
       await ports.parseWork?.close().catch(() => undefined);
     },
   };
-}
-
-/**
- * `cairn migrate multi-db` (issue 20, docs/scale-out.md "One database per domain"): the global database with every domain database
- * open (domains still in the single file allowed), for the move. Refused while a server runs on the store (its
- * shutdown stamp names a live process) and on a libSQL server (no domain databases there).
- */
-export async function openMultiDbMigration(config: Config, ports: Pick<MemoryPorts, "domainFiles" | "pidAlive" | "clock">): Promise<MultiDbMigration> {
-  if (config.dbUrl !== undefined) throw new MemoryError("multi_db_unsupported", "multi-database mode needs the embedded database file, not CAIRN_DB_URL", undefined, 409);
-  const db = await openStore({ path: config.dbPath, durability: config.durability });
-  try {
-    const report = describeShutdown(await readShutdownStamp(db.client), (p) => ports.pidAlive?.(p) ?? false);
-    if (report.server_running) throw new MemoryError("conflict", `a server (pid ${report.pid}) is serving this store: stop it before the migration`);
-    const dbs = await openDomainDbs(db, ports.domainFiles, { durability: config.durability, vectors: await storedVectorSpec(db.client), allowUnmoved: true });
-    const clock = ports.clock ?? (() => new Date());
-    return createMultiDbMigration({ db, dbs, audit: createAuditService(db, clock), now: () => clock().getTime() });
-  } catch (e) {
-    db.close();
-    throw e;
-  }
 }
 
 function defaultLog(level: "warn" | "error", message: string, fields: Record<string, unknown>): void {

@@ -6,23 +6,17 @@
  * the import with `capacity_exceeded`, named with the way on, every conversation whole, the summary printed.
  */
 import { join, resolve } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { importCommand } from "../../src/cli/import-commands.ts";
 import { parseConfig } from "../../src/config/parse-config.ts";
-import { bootServer, openMemoryForRuntime, type BootedServer } from "../../src/server.ts";
+import { openMemoryForRuntime } from "../../src/server.ts";
+import { restartableServer } from "../_helpers/booted-server.ts";
 import { cairnInProcess } from "../_helpers/cli.ts";
 import { tempDir } from "../_helpers/memory.ts";
 
 const FX = resolve(new URL("../../fixtures/chats", import.meta.url).pathname);
-const dir = tempDir();
-const env = { CAIRN_DB_PATH: join(dir, "c.db"), CAIRN_UMP_KEY_DIR: join(dir, "ump"), BIND_ADDR: "127.0.0.1" };
-let server: BootedServer | undefined;
-afterAll(async () => { await server?.close(); });
-
-const post = async (path: string, body: unknown) => {
-  const res = await fetch(`http://127.0.0.1:${server!.server.port}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  return { status: res.status, body: await res.json() };
-};
+const srv = restartableServer();
+const { env, post } = srv;
 type Hit = { id: number; score: number; content: string; speaker?: string };
 const QUERIES = ["sourdough starter nail polish", "What did Ana ask about sourdough?", "bread flour hydration", "kitchen notes"];
 const answers = async () => {
@@ -33,7 +27,7 @@ const answers = async () => {
 
 describe("cairn import beside a running server", () => {
   it("holds no recall index while it writes; the running server recalls the imported turns, and one booted afterwards answers the same", async () => {
-    server = await bootServer(env, 0);
+    await srv.boot();
     // A chunk already stored: a session that loaded the store's indexes would hold it.
     expect((await post("/ingest", { content: "Kitchen notes: the oven runs hot, bake bread ten degrees lower.", title: "kitchen notes" })).status).toBe(200);
     const session = await openMemoryForRuntime(parseConfig(env), { writeOnly: true });
@@ -52,8 +46,7 @@ describe("cairn import beside a running server", () => {
     expect(live.some((h) => h.content.includes("Ana: My sourdough starter"))).toBe(true);
     const before = await answers();
     expect(before.every((hits) => hits.length > 0)).toBe(true);
-    await server.close();
-    server = await bootServer(env, 0);
+    await srv.boot();
     expect(await answers()).toEqual(before);
   }, 180_000);
 });
